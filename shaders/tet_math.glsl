@@ -1,0 +1,302 @@
+// Per-tetrahedron maths shared by the compute shaders and the C++ solvers.
+//
+// Written in the subset that GLSL 4.3 and GLM both accept, so the GPU and
+// the CPU run literally the same function (see src/core/tet_math.h for the
+// C++ side). Rules that keep it portable:
+//   - float literals carry an `f` suffix (GLM does not mix float and double);
+//   - no swizzles beyond .x/.y/.z/.w member access;
+//   - functions are prefixed TM_FN, by-reference parameters use TM_INOUT /
+//     TM_OUT; no overloads, no arrays as parameters;
+//   - matrices are column-major in both: M[column][row].
+//
+// Algorithm: ../shared DESIGN.md sections 2 and 3, docs/algorithm.md here.
+
+#ifndef TM_FN
+#define TM_FN
+#define TM_INOUT(T) inout T
+#define TM_OUT(T) out T
+#endif
+
+// ---------------------------------------------------------------------------
+// Signed SVD, McAdams et al. 2011, "Computing the Singular Value
+// Decomposition of 3x3 matrices with minimal branching and elementary
+// floating point operations", with the sign convention of Irving et al. 2004:
+// F = U diag(sigma) V^T, det U = det V = +1, sigma1 >= sigma2 >= |sigma3|,
+// sign(sigma3) = sign(det F).
+// ---------------------------------------------------------------------------
+
+const float TM_SVD_GAMMA = 5.828427124746190f;  // 3 + 2 sqrt(2), McAdams eq. 2.3
+const float TM_COS_PI_8 = 0.9238795325112868f;
+const float TM_SIN_PI_8 = 0.3826834323650898f;
+const float TM_QR_EPSILON = 1.0e-15f;  // squares stay normal floats
+const int TM_JACOBI_SWEEPS = 5;
+
+// Half-angle (cos, sin) of the approximate Jacobi rotation that annihilates
+// the off-diagonal entry s_pq of a symmetric 2x2 block (McAdams Alg. 2).
+// When the exact angle is too large for the small-angle guess, it falls back
+// to pi/4, which still reduces the off-diagonal entry every sweep.
+TM_FN vec2 tm_jacobi_half_angle(float s_pp, float s_pq, float s_qq)
+{
+    float ch = 2.0f * (s_pp - s_qq);
+    float sh = s_pq;
+    if (TM_SVD_GAMMA * sh * sh < ch * ch) {
+        float w = inversesqrt(ch * ch + sh * sh);
+        return vec2(w * ch, w * sh);
+    }
+    return vec2(TM_COS_PI_8, TM_SIN_PI_8);
+}
+
+// S <- G^T S G for the rotation G in the (p, q) plane with cos c and sin s;
+// r is the third index. Only the five entries that change are passed.
+TM_FN void tm_jacobi_conjugate(float c, float s,
+                               TM_INOUT(float) s_pp, TM_INOUT(float) s_pq,
+                               TM_INOUT(float) s_qq, TM_INOUT(float) s_rp,
+                               TM_INOUT(float) s_rq)
+{
+    float pp = s_pp;
+    float pq = s_pq;
+    float qq = s_qq;
+    float cc = c * c;
+    float ss = s * s;
+    float cs = c * s;
+    s_pp = cc * pp + 2.0f * cs * pq + ss * qq;
+    s_qq = ss * pp - 2.0f * cs * pq + cc * qq;
+    s_pq = (cc - ss) * pq + cs * (qq - pp);
+    float rp = s_rp;
+    s_rp = c * rp + s * s_rq;
+    s_rq = -s * rp + c * s_rq;
+}
+
+// Turns a half-angle pair into the rotation's (cos, sin).
+TM_FN vec2 tm_rotation_from_half_angle(vec2 half_angle)
+{
+    float ch = half_angle.x;
+    float sh = half_angle.y;
+    return vec2(ch * ch - sh * sh, 2.0f * ch * sh);
+}
+
+// Half-angle of the Givens rotation that maps (a1, a2) onto (+|a|, 0),
+// written so that it never divides by zero (McAdams Alg. 4).
+TM_FN vec2 tm_qr_half_angle(float a1, float a2)
+{
+    float rho = sqrt(a1 * a1 + a2 * a2);
+    float sh = rho > TM_QR_EPSILON ? a2 : 0.0f;
+    float ch = abs(a1) + max(rho, TM_QR_EPSILON);
+    if (a1 < 0.0f) {
+        float t = sh;
+        sh = ch;
+        ch = t;
+    }
+    float w = inversesqrt(ch * ch + sh * sh);
+    return vec2(ch * w, sh * w);
+}
+
+// Swaps columns i and j of both B and V, negating the new column j so that
+// det V stays +1 (McAdams section 2.3, "sorting the singular values").
+TM_FN void tm_swap_columns_if_smaller(TM_INOUT(vec3) b_i, TM_INOUT(vec3) b_j,
+                                      TM_INOUT(vec3) v_i, TM_INOUT(vec3) v_j,
+                                      TM_INOUT(float) rho_i, TM_INOUT(float) rho_j)
+{
+    if (rho_i < rho_j) {
+        vec3 tb = b_i;
+        b_i = b_j;
+        b_j = -tb;
+        vec3 tv = v_i;
+        v_i = v_j;
+        v_j = -tv;
+        float tr = rho_i;
+        rho_i = rho_j;
+        rho_j = tr;
+    }
+}
+
+// Applies G^T from the left to rows p and q of M (columns are M[0..2]),
+// and G from the right to U's columns p and q.
+TM_FN void tm_rotate_rows_01(vec2 cs, TM_INOUT(mat3) M, TM_INOUT(mat3) U)
+{
+    for (int j = 0; j < 3; ++j) {
+        float mp = M[j].x;
+        float mq = M[j].y;
+        M[j].x = cs.x * mp + cs.y * mq;
+        M[j].y = -cs.y * mp + cs.x * mq;
+    }
+    vec3 up = U[0];
+    U[0] = cs.x * up + cs.y * U[1];
+    U[1] = -cs.y * up + cs.x * U[1];
+}
+
+TM_FN void tm_rotate_rows_02(vec2 cs, TM_INOUT(mat3) M, TM_INOUT(mat3) U)
+{
+    for (int j = 0; j < 3; ++j) {
+        float mp = M[j].x;
+        float mq = M[j].z;
+        M[j].x = cs.x * mp + cs.y * mq;
+        M[j].z = -cs.y * mp + cs.x * mq;
+    }
+    vec3 up = U[0];
+    U[0] = cs.x * up + cs.y * U[2];
+    U[2] = -cs.y * up + cs.x * U[2];
+}
+
+TM_FN void tm_rotate_rows_12(vec2 cs, TM_INOUT(mat3) M, TM_INOUT(mat3) U)
+{
+    for (int j = 0; j < 3; ++j) {
+        float mp = M[j].y;
+        float mq = M[j].z;
+        M[j].y = cs.x * mp + cs.y * mq;
+        M[j].z = -cs.y * mp + cs.x * mq;
+    }
+    vec3 up = U[1];
+    U[1] = cs.x * up + cs.y * U[2];
+    U[2] = -cs.y * up + cs.x * U[2];
+}
+
+// F = U diag(sigma) V^T with rotations U, V (det +1) and signed sigma.
+TM_FN void tm_signed_svd(mat3 F, TM_OUT(mat3) U, TM_OUT(vec3) sigma, TM_OUT(mat3) V)
+{
+    // 1. Symmetric eigenproblem of S = F^T F by cyclic Jacobi sweeps.
+    mat3 S = transpose(F) * F;
+    float s11 = S[0].x;
+    float s21 = S[0].y;
+    float s31 = S[0].z;
+    float s22 = S[1].y;
+    float s32 = S[1].z;
+    float s33 = S[2].z;
+    V = mat3(1.0f);
+    for (int sweep = 0; sweep < TM_JACOBI_SWEEPS; ++sweep) {
+        vec2 cs = tm_rotation_from_half_angle(tm_jacobi_half_angle(s11, s21, s22));
+        tm_jacobi_conjugate(cs.x, cs.y, s11, s21, s22, s31, s32);
+        vec3 v0 = V[0];
+        V[0] = cs.x * v0 + cs.y * V[1];
+        V[1] = -cs.y * v0 + cs.x * V[1];
+
+        cs = tm_rotation_from_half_angle(tm_jacobi_half_angle(s11, s31, s33));
+        tm_jacobi_conjugate(cs.x, cs.y, s11, s31, s33, s21, s32);
+        v0 = V[0];
+        V[0] = cs.x * v0 + cs.y * V[2];
+        V[2] = -cs.y * v0 + cs.x * V[2];
+
+        cs = tm_rotation_from_half_angle(tm_jacobi_half_angle(s22, s32, s33));
+        tm_jacobi_conjugate(cs.x, cs.y, s22, s32, s33, s21, s31);
+        vec3 v1 = V[1];
+        V[1] = cs.x * v1 + cs.y * V[2];
+        V[2] = -cs.y * v1 + cs.x * V[2];
+    }
+
+    // 2. Sort the columns of F V by decreasing norm, keeping det V = +1.
+    mat3 B = F * V;
+    vec3 b0 = B[0];
+    vec3 b1 = B[1];
+    vec3 b2 = B[2];
+    vec3 v0 = V[0];
+    vec3 v1 = V[1];
+    vec3 v2 = V[2];
+    float rho0 = dot(b0, b0);
+    float rho1 = dot(b1, b1);
+    float rho2 = dot(b2, b2);
+    tm_swap_columns_if_smaller(b0, b1, v0, v1, rho0, rho1);
+    tm_swap_columns_if_smaller(b0, b2, v0, v2, rho0, rho2);
+    tm_swap_columns_if_smaller(b1, b2, v1, v2, rho1, rho2);
+    V = mat3(v0, v1, v2);
+
+    // 3. QR of F V by Givens rotations: U is their product, the diagonal of
+    //    R is sigma. R11 and R22 come out non-negative, so R33 carries the
+    //    sign of det F.
+    mat3 R = mat3(b0, b1, b2);
+    U = mat3(1.0f);
+    tm_rotate_rows_01(tm_rotation_from_half_angle(tm_qr_half_angle(R[0].x, R[0].y)), R, U);
+    tm_rotate_rows_02(tm_rotation_from_half_angle(tm_qr_half_angle(R[0].x, R[0].z)), R, U);
+    tm_rotate_rows_12(tm_rotation_from_half_angle(tm_qr_half_angle(R[1].y, R[1].z)), R, U);
+    sigma = vec3(R[0].x, R[1].y, R[2].z);
+}
+
+// ---------------------------------------------------------------------------
+// XPBD constraint steps of one tetrahedron (DESIGN.md section 2 and 4.3).
+// ---------------------------------------------------------------------------
+
+// Below this the shape constraint is satisfied and its gradient undefined.
+const float TM_ARAP_SKIP = 1.0e-6f;
+// Guards the denominator of a step against a tet whose corners are all
+// pinned (every w = 0) and compliance 0.
+const float TM_DENOMINATOR_FLOOR = 1.0e-20f;
+
+// Deformation gradient F = Ds B with Ds = [x1-x0, x2-x0, x3-x0].
+TM_FN mat3 tm_deformation_gradient(vec3 x0, vec3 x1, vec3 x2, vec3 x3, mat3 B)
+{
+    return mat3(x1 - x0, x2 - x0, x3 - x0) * B;
+}
+
+// One XPBD step of C with gradients g0..g3: returns dlambda, already scaled
+// by the Jacobi weight omega, and updates lambda.
+TM_FN float tm_xpbd_dlambda(float C, vec3 g0, vec3 g1, vec3 g2, vec3 g3, vec4 w,
+                            float alpha_tilde, float omega, TM_INOUT(float) lambda)
+{
+    float denominator = w.x * dot(g0, g0) + w.y * dot(g1, g1) + w.z * dot(g2, g2) +
+                        w.w * dot(g3, g3) + alpha_tilde;
+    if (denominator < TM_DENOMINATOR_FLOOR) {
+        return 0.0f;
+    }
+    float dlambda = -omega * (C + alpha_tilde * lambda) / denominator;
+    lambda += dlambda;
+    return dlambda;
+}
+
+// Solves the co-rotational shape constraint C = |Sigma - I|_F and then the
+// volume constraint C = det F - 1 of one tet, Gauss-Seidel within the tet.
+// The corrections of both steps are summed into d0..d3; the caller applies
+// them (Jacobi between tets). alpha_*_tilde are compliances divided by h^2.
+TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
+                        float rest_volume, float alpha_arap_tilde,
+                        float alpha_volume_tilde, bool volume_enabled, float omega,
+                        TM_INOUT(float) lambda_arap, TM_INOUT(float) lambda_volume,
+                        TM_OUT(vec3) d0, TM_OUT(vec3) d1, TM_OUT(vec3) d2,
+                        TM_OUT(vec3) d3)
+{
+    d0 = vec3(0.0f);
+    d1 = vec3(0.0f);
+    d2 = vec3(0.0f);
+    d3 = vec3(0.0f);
+
+    // Shape: dC/dF = (F - R) / C, gradient of corner a = column a-1 of
+    // dC/dF B^T, corner 0 takes minus their sum.
+    mat3 F = tm_deformation_gradient(x0, x1, x2, x3, B);
+    mat3 U;
+    vec3 sigma;
+    mat3 V;
+    tm_signed_svd(F, U, sigma, V);
+    vec3 stretch = sigma - vec3(1.0f);
+    float C = sqrt(dot(stretch, stretch));
+    if (C > TM_ARAP_SKIP) {
+        mat3 G = (F - U * transpose(V)) * transpose(B) * (1.0f / C);
+        vec3 g1 = G[0];
+        vec3 g2 = G[1];
+        vec3 g3 = G[2];
+        vec3 g0 = -(g1 + g2 + g3);
+        float dlambda = tm_xpbd_dlambda(C, g0, g1, g2, g3, w, alpha_arap_tilde, omega,
+                                        lambda_arap);
+        d0 = (w.x * dlambda) * g0;
+        d1 = (w.y * dlambda) * g1;
+        d2 = (w.z * dlambda) * g2;
+        d3 = (w.w * dlambda) * g3;
+    }
+
+    // Volume, on the positions after the shape step: J = det(Ds) / (6 V0).
+    if (volume_enabled) {
+        vec3 p0 = x0 + d0;
+        vec3 e1 = x1 + d1 - p0;
+        vec3 e2 = x2 + d2 - p0;
+        vec3 e3 = x3 + d3 - p0;
+        float inv_six_v0 = 1.0f / (6.0f * rest_volume);
+        vec3 g1 = cross(e2, e3) * inv_six_v0;
+        vec3 g2 = cross(e3, e1) * inv_six_v0;
+        vec3 g3 = cross(e1, e2) * inv_six_v0;
+        vec3 g0 = -(g1 + g2 + g3);
+        float Cv = dot(e1, g1) - 1.0f;  // e1 . (e2 x e3) / (6 V0) - 1 = J - 1
+        float dlambda = tm_xpbd_dlambda(Cv, g0, g1, g2, g3, w, alpha_volume_tilde, omega,
+                                        lambda_volume);
+        d0 += (w.x * dlambda) * g0;
+        d1 += (w.y * dlambda) * g1;
+        d2 += (w.z * dlambda) * g2;
+        d3 += (w.w * dlambda) * g3;
+    }
+}

@@ -1,0 +1,184 @@
+#include "app/command_line.h"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+namespace {
+
+Result<Options> fail(const std::string& message)
+{
+    return Result<Options>::failure(message);
+}
+
+// Whole-string numeric parses: "12abc" and "" are refused, not truncated.
+std::optional<long long> parse_integer(const std::string& text)
+{
+    long long value = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (ec != std::errc() || ptr != end || text.empty()) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::optional<float> parse_real(const std::string& text)
+{
+    if (text.empty()) {
+        return std::nullopt;
+    }
+    size_t consumed = 0;
+    try {
+        float value = std::stof(text, &consumed);
+        if (consumed != text.size() || !std::isfinite(value)) {
+            return std::nullopt;
+        }
+        return value;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+std::string preset_names()
+{
+    std::string names;
+    for (const Preset& p : all_presets()) {
+        names += (names.empty() ? "" : "|") + std::string(p.name);
+    }
+    return names;
+}
+
+}  // namespace
+
+std::string usage_text()
+{
+    std::ostringstream out;
+    out << "usage: softbody --headless [options]\n"
+           "\n"
+           "Real-time tetrahedral XPBD soft bodies. The interactive window is not\n"
+           "built yet; --headless runs the simulation without one.\n"
+           "\n"
+           "  --headless              run without a window, print a summary, exit\n"
+           "  --solver cpu            solver to use (the GPU solver is not built yet)\n"
+           "  --preset NAME           body: "
+        << preset_names()
+        << " (default cube)\n"
+           "  --frames N              frames of 1/60 s to simulate (default 300)\n"
+           "  --substeps S            substeps per frame, 1-"
+        << ParamLimits::max_substeps
+        << " (default 10)\n"
+           "  --iterations K          Jacobi iterations per substep, 1-"
+        << ParamLimits::max_iterations
+        << " (default 8)\n"
+           "  --youngs PA             Young's modulus in pascals (default: the preset's)\n"
+           "  --poisson NU            Poisson ratio, 0-"
+        << ParamLimits::max_poisson
+        << " (default 0.3)\n"
+           "  --damping PER_S         air damping per second (default 0.1)\n"
+           "  --stats FILE.json       write summary figures as JSON\n"
+           "  --dump-positions FILE   write the final positions, one 'x y z' line per vertex\n"
+           "  --help                  show this text\n";
+    return out.str();
+}
+
+Result<Options> parse_command_line(const std::vector<std::string>& args)
+{
+    Options options;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& flag = args[i];
+        if (flag == "--help" || flag == "-h") {
+            options.help = true;
+            continue;
+        }
+        if (flag == "--headless") {
+            options.headless = true;
+            continue;
+        }
+        static const char* const kValueFlags[] = {
+            "--solver", "--preset", "--frames", "--substeps", "--iterations", "--youngs",
+            "--poisson", "--damping", "--stats", "--dump-positions"};
+        bool takes_value = false;
+        for (const char* known : kValueFlags) {
+            takes_value = takes_value || flag == known;
+        }
+        if (!takes_value) {
+            return fail("unknown option '" + flag + "' (see --help)");
+        }
+        if (i + 1 >= args.size()) {
+            return fail(flag + " needs a value");
+        }
+        const std::string& value = args[++i];
+        auto bad = [&](const std::string& why) {
+            return fail(flag + " '" + value + "': " + why);
+        };
+
+        if (flag == "--solver") {
+            if (value == "gpu") {
+                return bad("the GPU solver is not built yet; use --solver cpu");
+            }
+            if (value != "cpu") {
+                return bad("expected cpu");
+            }
+            options.solver = value;
+        } else if (flag == "--preset") {
+            std::optional<PresetId> id = preset_from_name(value);
+            if (!id) {
+                return bad("unknown preset, expected one of " + preset_names());
+            }
+            options.preset = *id;
+        } else if (flag == "--frames" || flag == "--substeps" || flag == "--iterations") {
+            std::optional<long long> n = parse_integer(value);
+            const long long lo = flag == "--frames" ? 0 : 1;
+            const long long hi = flag == "--frames"     ? 100000000LL
+                                 : flag == "--substeps" ? ParamLimits::max_substeps
+                                                        : ParamLimits::max_iterations;
+            if (!n || *n < lo || *n > hi) {
+                return bad("expected an integer from " + std::to_string(lo) + " to " +
+                           std::to_string(hi));
+            }
+            int& target = flag == "--frames"     ? options.frames
+                          : flag == "--substeps" ? options.substeps.emplace()
+                                                 : options.iterations.emplace();
+            target = static_cast<int>(*n);
+        } else if (flag == "--youngs") {
+            std::optional<float> e = parse_real(value);
+            if (!e || *e < ParamLimits::min_youngs_pa || *e > ParamLimits::max_youngs_pa) {
+                std::ostringstream range;
+                range << "expected pascals from " << ParamLimits::min_youngs_pa << " to "
+                      << ParamLimits::max_youngs_pa;
+                return bad(range.str());
+            }
+            options.youngs_modulus_pa = *e;
+        } else if (flag == "--poisson") {
+            std::optional<float> nu = parse_real(value);
+            if (!nu || *nu < ParamLimits::min_poisson || *nu > ParamLimits::max_poisson) {
+                return bad("expected a ratio from 0 to 0.49");
+            }
+            options.poisson_ratio = *nu;
+        } else if (flag == "--damping") {
+            std::optional<float> d = parse_real(value);
+            if (!d || *d < 0.0f || *d > ParamLimits::max_damping_per_s) {
+                return bad("expected a rate per second from 0 to 100");
+            }
+            options.damping_per_s = *d;
+        } else if (flag == "--stats") {
+            options.stats_path = value;
+        } else if (flag == "--dump-positions") {
+            options.dump_positions_path = value;
+        }
+    }
+    return options;
+}
+
+SimParams params_from_options(const Options& options)
+{
+    SimParams params;
+    params.youngs_modulus_pa = preset_info(options.preset).suggested_youngs_pa;
+    if (options.youngs_modulus_pa) params.youngs_modulus_pa = *options.youngs_modulus_pa;
+    if (options.poisson_ratio) params.poisson_ratio = *options.poisson_ratio;
+    if (options.damping_per_s) params.air_damping_per_s = *options.damping_per_s;
+    if (options.substeps) params.substeps = *options.substeps;
+    if (options.iterations) params.iterations = *options.iterations;
+    return params;
+}

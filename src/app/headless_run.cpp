@@ -1,0 +1,94 @@
+#include "app/headless_run.h"
+
+#include "app/stats_json.h"
+#include "core/cpu_solver.h"
+#include "core/presets.h"
+#include "core/sim_stats.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace {
+
+bool write_file(const std::string& path, const std::string& contents)
+{
+    std::ofstream file(path, std::ios::binary);
+    file << contents;
+    file.close();
+    if (!file) {
+        std::cerr << "softbody: cannot write '" << path << "'\n";
+        return false;
+    }
+    return true;
+}
+
+std::string positions_text(const std::vector<glm::vec3>& positions)
+{
+    std::string text;
+    char line[96];
+    for (const glm::vec3& p : positions) {
+        std::snprintf(line, sizeof line, "%.9g %.9g %.9g\n", p.x, p.y, p.z);
+        text += line;
+    }
+    return text;
+}
+
+}  // namespace
+
+int run_headless(const Options& options)
+{
+    Result<TetMesh> prepared = prepare_tet_mesh(make_preset_mesh(options.preset));
+    if (!prepared) {
+        std::cerr << "softbody: " << prepared.error() << "\n";
+        return 1;
+    }
+    auto mesh = std::make_shared<const TetMesh>(std::move(prepared).value());
+
+    std::string note;
+    const SimParams params = sanitized(params_from_options(options), &note);
+    if (!note.empty()) {
+        std::cerr << "softbody: parameters clamped: " << note << "\n";
+    }
+
+    CpuSolver solver;
+    solver.load(mesh);
+    const auto start = std::chrono::steady_clock::now();
+    for (int frame = 0; frame < options.frames; ++frame) {
+        solver.step_frame(params);
+    }
+    const double elapsed_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count();
+
+    RunReport report;
+    report.preset = preset_info(options.preset).name;
+    report.solver = solver.name();
+    report.vertices = mesh->vertex_count();
+    report.tets = mesh->tet_count();
+    report.frames = options.frames;
+    report.params = params;
+    report.ms_per_frame = options.frames > 0 ? elapsed_ms / options.frames : 0.0;
+    report.stats = compute_stats(*mesh, solver.positions(), solver.velocities());
+
+    const SimStats& s = report.stats;
+    std::printf("%s on %s: %zu vertices, %zu tets, %d frames at %d x %d, %.3f ms/frame\n",
+                report.preset.c_str(), report.solver.c_str(), report.vertices, report.tets,
+                report.frames, params.substeps, params.iterations, report.ms_per_frame);
+    std::printf("  y %.4f .. %.4f m, centroid (%.4f, %.4f, %.4f) m, max speed %.4f m/s, "
+                "%zu inverted tets, %zu non-finite vertices\n",
+                s.min_y_m, s.max_y_m, s.centroid_m.x, s.centroid_m.y, s.centroid_m.z,
+                s.max_speed_m_s, s.inverted_tets, s.nan_count);
+
+    bool written = true;
+    if (!options.stats_path.empty()) {
+        written = write_file(options.stats_path, report_to_json(report)) && written;
+    }
+    if (!options.dump_positions_path.empty()) {
+        written = write_file(options.dump_positions_path, positions_text(solver.positions())) &&
+                  written;
+    }
+    return written ? 0 : 1;
+}

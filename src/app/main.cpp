@@ -1,0 +1,28 @@
+// softbody: entry point. Parses the command line and runs the chosen mode.
+#include "app/command_line.h"
+#include "app/headless_run.h"
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+int main(int argc, char** argv)
+{
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    Result<Options> parsed = parse_command_line(args);
+    if (!parsed) {
+        std::cerr << "softbody: " << parsed.error() << "\n";
+        return 2;
+    }
+    const Options& options = parsed.value();
+    if (options.help) {
+        std::cout << usage_text();
+        return 0;
+    }
+    if (!options.headless) {
+        std::cerr << "softbody: the interactive window is not built yet; run with --headless "
+                     "(see --help)\n";
+        return 2;
+    }
+    return run_headless(options);
+}

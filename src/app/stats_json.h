@@ -1,0 +1,20 @@
+// Writes the headless run's figures as a small JSON object.
+#pragma once
+
+#include "core/sim_params.h"
+#include "core/sim_stats.h"
+
+#include <string>
+
+struct RunReport {
+    std::string preset;
+    std::string solver;
+    size_t vertices = 0;
+    size_t tets = 0;
+    int frames = 0;
+    SimParams params;
+    double ms_per_frame = 0.0;  // solver wall time
+    SimStats stats;
+};
+
+std::string report_to_json(const RunReport& report);

@@ -1,0 +1,171 @@
+#include "core/cpu_solver.h"
+
+#include "core/material.h"
+#include "core/tet_math.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+void CpuSolver::load(std::shared_ptr<const TetMesh> mesh)
+{
+    assert(mesh && "CpuSolver::load needs a mesh");
+    mesh_ = std::move(mesh);
+    const size_t nv = mesh_->vertex_count();
+    const size_t nt = mesh_->tet_count();
+    positions_ = mesh_->rest_positions;
+    velocities_.assign(nv, glm::vec3(0.0f));
+    normals_.assign(nv, glm::vec3(0.0f, 1.0f, 0.0f));
+    previous_positions_ = positions_;
+    ground_push_m_.assign(nv, 0.0f);
+    lambda_arap_.assign(nt, 0.0f);
+    lambda_volume_.assign(nt, 0.0f);
+    deltas_.assign(nt * 4, glm::vec3(0.0f));
+    face_normals_.assign(mesh_->surface_triangles.size(), glm::vec3(0.0f));
+    inverse_masses_density_ = -1.0f;
+    rebuild_normals();
+}
+
+void CpuSolver::set_state(const std::vector<glm::vec3>& positions,
+                          const std::vector<glm::vec3>& velocities)
+{
+    assert(positions.size() == positions_.size() && velocities.size() == velocities_.size() &&
+           "CpuSolver::set_state: vertex count differs from the mesh");
+    positions_ = positions;
+    velocities_ = velocities;
+    rebuild_normals();
+}
+
+void CpuSolver::refresh_inverse_masses(float density_kg_m3)
+{
+    if (density_kg_m3 != inverse_masses_density_) {
+        inverse_masses_ = inverse_masses(*mesh_, density_kg_m3);
+        inverse_masses_density_ = density_kg_m3;
+    }
+}
+
+void CpuSolver::step_frame(const SimParams& raw_params)
+{
+    const SimParams params = sanitized(raw_params);
+    refresh_inverse_masses(params.density_kg_m3);
+    const float h = kFrameSeconds / static_cast<float>(params.substeps);
+    for (int substep = 0; substep < params.substeps; ++substep) {
+        predict(params, h);
+        reset_lambda();
+        for (int iteration = 0; iteration < params.iterations; ++iteration) {
+            solve_tets(params, h);
+            apply_deltas(params);
+        }
+        update_velocities(params, h);
+    }
+    rebuild_normals();
+}
+
+void CpuSolver::predict(const SimParams& params, float h)
+{
+    // Damping before gravity, so that it does not weaken the static load.
+    const float damping = std::max(0.0f, 1.0f - params.air_damping_per_s * h);
+    for (size_t v = 0; v < positions_.size(); ++v) {
+        previous_positions_[v] = positions_[v];
+        ground_push_m_[v] = 0.0f;
+        if (inverse_masses_[v] == 0.0f) {
+            continue;
+        }
+        velocities_[v] = damping * velocities_[v] + h * params.gravity_m_s2;
+        positions_[v] += h * velocities_[v];
+    }
+}
+
+void CpuSolver::reset_lambda()
+{
+    std::fill(lambda_arap_.begin(), lambda_arap_.end(), 0.0f);
+    std::fill(lambda_volume_.begin(), lambda_volume_.end(), 0.0f);
+}
+
+void CpuSolver::solve_tets(const SimParams& params, float h)
+{
+    const LameParameters lame = lame_parameters(params.youngs_modulus_pa, params.poisson_ratio);
+    const bool volume_enabled = volume_constraint_enabled(lame);
+    const float inv_h2 = 1.0f / (h * h);
+    const TetMesh& mesh = *mesh_;
+    for (size_t t = 0; t < mesh.tet_count(); ++t) {
+        const glm::uvec4& tet = mesh.tets[t];
+        const float rest_volume = mesh.rest_volumes_m3[t];
+        const glm::vec4 w(inverse_masses_[tet.x], inverse_masses_[tet.y], inverse_masses_[tet.z],
+                          inverse_masses_[tet.w]);
+        const float alpha_volume =
+            volume_enabled ? volume_compliance(lame, rest_volume) * inv_h2 : 0.0f;
+        glm::vec3* d = &deltas_[t * 4];
+        tet_math::tm_solve_tet(positions_[tet.x], positions_[tet.y], positions_[tet.z],
+                               positions_[tet.w], w, mesh.inv_rest_shapes[t], rest_volume,
+                               arap_compliance(lame, rest_volume) * inv_h2, alpha_volume,
+                               volume_enabled,
+                               jacobi_weight(params.jacobi_k, mesh.max_corner_valence[t]),
+                               lambda_arap_[t], lambda_volume_[t], d[0], d[1], d[2], d[3]);
+    }
+}
+
+void CpuSolver::apply_deltas(const SimParams& params)
+{
+    const Csr& slots = mesh_->vertex_tet_corners;
+    for (size_t v = 0; v < positions_.size(); ++v) {
+        if (inverse_masses_[v] == 0.0f) {
+            continue;
+        }
+        // Fixed CSR order: the same sum, bit for bit, on every run.
+        glm::vec3 sum(0.0f);
+        for (uint32_t s = slots.begin(v); s < slots.end(v); ++s) {
+            sum += deltas_[slots.entries[s]];
+        }
+        glm::vec3& x = positions_[v];
+        x += sum;
+        if (params.ground_enabled && x.y < 0.0f) {
+            ground_push_m_[v] += -x.y;
+            x.y = 0.0f;
+        }
+    }
+}
+
+void CpuSolver::update_velocities(const SimParams& params, float h)
+{
+    const float inv_h = 1.0f / h;
+    for (size_t v = 0; v < positions_.size(); ++v) {
+        glm::vec3 velocity = (positions_[v] - previous_positions_[v]) * inv_h;
+        const float push = ground_push_m_[v];
+        if (push > 0.0f) {
+            // Coulomb friction on the tangential velocity, bounded by the
+            // ground's normal correction this substep (Macklin et al. 2020,
+            // "Detailed rigid body simulation with extended PBD", eq. 30).
+            glm::vec3 tangential(velocity.x, 0.0f, velocity.z);
+            const float slide_m = glm::length(tangential) * h;
+            if (slide_m < params.static_friction * push) {
+                tangential = glm::vec3(0.0f);
+            } else {
+                tangential *= std::max(0.0f, 1.0f - params.dynamic_friction * push / slide_m);
+            }
+            velocity.x = tangential.x;
+            velocity.z = tangential.z;
+        }
+        velocities_[v] = velocity;
+    }
+}
+
+void CpuSolver::rebuild_normals()
+{
+    const TetMesh& mesh = *mesh_;
+    for (size_t f = 0; f < mesh.surface_triangles.size(); ++f) {
+        const glm::uvec3& tri = mesh.surface_triangles[f];
+        // Length twice the area: summing these weights faces by area.
+        face_normals_[f] = glm::cross(positions_[tri.y] - positions_[tri.x],
+                                      positions_[tri.z] - positions_[tri.x]);
+    }
+    const Csr& faces = mesh.vertex_triangles;
+    for (size_t v = 0; v < positions_.size(); ++v) {
+        glm::vec3 sum(0.0f);
+        for (uint32_t s = faces.begin(v); s < faces.end(v); ++s) {
+            sum += face_normals_[faces.entries[s]];
+        }
+        const float length = glm::length(sum);
+        normals_[v] = length > 0.0f ? sum / length : glm::vec3(0.0f, 1.0f, 0.0f);
+    }
+}

@@ -1,0 +1,55 @@
+// The CPU reference solver: substepped tetrahedral XPBD exactly as DESIGN.md
+// section 4 describes it, one pass per function with the names the compute
+// shaders use. The per-tet maths is tet_math.glsl, shared with the GPU.
+#pragma once
+
+#include "core/solver.h"
+
+#include <vector>
+
+class CpuSolver final : public Solver {
+public:
+    const char* name() const override { return "cpu"; }
+    void load(std::shared_ptr<const TetMesh> mesh) override;
+    void set_state(const std::vector<glm::vec3>& positions,
+                   const std::vector<glm::vec3>& velocities) override;
+    void step_frame(const SimParams& params) override;
+    void read_positions(std::vector<glm::vec3>& out) const override { out = positions_; }
+    void read_velocities(std::vector<glm::vec3>& out) const override { out = velocities_; }
+    const TetMesh& mesh() const override { return *mesh_; }
+
+    // Direct views for the CPU-side renderer fallback and the tests.
+    const std::vector<glm::vec3>& positions() const { return positions_; }
+    const std::vector<glm::vec3>& velocities() const { return velocities_; }
+    const std::vector<glm::vec3>& normals() const { return normals_; }
+
+private:
+    // Per substep of length h (DESIGN.md 4.1 - 4.4).
+    void predict(const SimParams& params, float h);
+    void reset_lambda();
+    void solve_tets(const SimParams& params, float h);
+    void apply_deltas(const SimParams& params);
+    void update_velocities(const SimParams& params, float h);
+    // Once per frame.
+    void rebuild_normals();
+
+    void refresh_inverse_masses(float density_kg_m3);
+
+    std::shared_ptr<const TetMesh> mesh_;
+
+    // State.
+    std::vector<glm::vec3> positions_;
+    std::vector<glm::vec3> velocities_;
+    std::vector<glm::vec3> normals_;
+
+    // Scratch, sized once per load; nothing is allocated inside a frame.
+    std::vector<glm::vec3> previous_positions_;
+    std::vector<float> ground_push_m_;       // normal correction by the ground this substep
+    std::vector<float> lambda_arap_;         // per tet
+    std::vector<float> lambda_volume_;       // per tet
+    std::vector<glm::vec3> deltas_;          // per tet corner slot (tet * 4 + corner)
+    std::vector<glm::vec3> face_normals_;    // per surface triangle, area weighted
+
+    std::vector<float> inverse_masses_;      // depends on density
+    float inverse_masses_density_ = -1.0f;   // density they were computed for
+};

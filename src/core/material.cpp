@@ -1,0 +1,23 @@
+#include "core/material.h"
+
+LameParameters lame_parameters(float youngs_modulus_pa, float poisson_ratio)
+{
+    const float E = youngs_modulus_pa;
+    const float nu = poisson_ratio;
+    return {E / (2.0f * (1.0f + nu)), E * nu / ((1.0f + nu) * (1.0f - 2.0f * nu))};
+}
+
+float arap_compliance(const LameParameters& lame, float rest_volume_m3)
+{
+    return 1.0f / (2.0f * lame.mu_pa * rest_volume_m3);
+}
+
+float volume_compliance(const LameParameters& lame, float rest_volume_m3)
+{
+    return 1.0f / (lame.lambda_pa * rest_volume_m3);
+}
+
+bool volume_constraint_enabled(const LameParameters& lame)
+{
+    return lame.lambda_pa > 0.0f;
+}

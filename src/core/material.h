@@ -1,0 +1,21 @@
+// Linear elastic material in XPBD form (DESIGN.md section 2): Young's modulus
+// and Poisson ratio become Lame parameters, and those the compliances of the
+// shape (co-rotational) and volume constraints of each tet.
+#pragma once
+
+struct LameParameters {
+    float mu_pa;      // shear modulus
+    float lambda_pa;  // first Lame parameter; 0 at nu = 0
+};
+
+LameParameters lame_parameters(float youngs_modulus_pa, float poisson_ratio);
+
+// Compliance of the shape constraint |Sigma - I|: 1 / (2 mu V0).
+float arap_compliance(const LameParameters& lame, float rest_volume_m3);
+
+// Compliance of the volume constraint J - 1: 1 / (lambda V0). Only meaningful
+// when volume_constraint_enabled(lame).
+float volume_compliance(const LameParameters& lame, float rest_volume_m3);
+
+// With lambda = 0 (nu = 0) the volume term has no energy and is skipped.
+bool volume_constraint_enabled(const LameParameters& lame);

@@ -1,0 +1,48 @@
+// Everything the user can change while the simulation runs. The solvers read
+// it every frame; changing it never needs a reset.
+#pragma once
+
+#include <glm/glm.hpp>
+
+#include <string>
+
+struct SimParams {
+    // Material.
+    float youngs_modulus_pa = 1.0e5f;
+    float poisson_ratio = 0.3f;
+    float density_kg_m3 = 1000.0f;
+
+    // Schedule: one frame is 1/60 s, cut into substeps, each with
+    // `iterations` Jacobi sweeps over all tets (DESIGN.md section 4).
+    int substeps = 10;
+    int iterations = 8;
+    float jacobi_k = 1.8f;  // omega_t = clamp(k / max valence, 0.08, 0.5)
+
+    // Environment.
+    glm::vec3 gravity_m_s2 = {0.0f, -9.81f, 0.0f};
+    float air_damping_per_s = 0.1f;
+    float static_friction = 0.6f;   // mu_s against the ground y = 0
+    float dynamic_friction = 0.4f;  // mu_k against the ground y = 0
+    bool ground_enabled = true;
+};
+
+// Simulated time per frame, independent of the display rate.
+inline constexpr float kFrameSeconds = 1.0f / 60.0f;
+
+// Allowed ranges. Values outside are clamped by sanitized(), which is what
+// keeps a typed-in absurd value from blowing the simulation up.
+struct ParamLimits {
+    static constexpr float min_youngs_pa = 1.0e2f;
+    static constexpr float max_youngs_pa = 1.0e10f;
+    static constexpr float min_poisson = 0.0f;
+    static constexpr float max_poisson = 0.49f;
+    static constexpr float min_density = 1.0f;
+    static constexpr float max_density = 1.0e5f;
+    static constexpr int max_substeps = 64;
+    static constexpr int max_iterations = 256;
+    static constexpr float max_damping_per_s = 100.0f;
+};
+
+// The parameters clamped into their limits (non-finite values take the
+// default). `note` receives a description of every change, empty if none.
+SimParams sanitized(const SimParams& params, std::string* note = nullptr);

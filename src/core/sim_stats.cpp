@@ -1,0 +1,57 @@
+#include "core/sim_stats.h"
+
+#include <algorithm>
+#include <cmath>
+
+float tet_volume(const TetMesh& mesh, const std::vector<glm::vec3>& positions, size_t t)
+{
+    const glm::uvec4& tet = mesh.tets[t];
+    const glm::vec3 x0 = positions[tet.x];
+    return glm::dot(positions[tet.y] - x0,
+                    glm::cross(positions[tet.z] - x0, positions[tet.w] - x0)) / 6.0f;
+}
+
+SimStats compute_stats(const TetMesh& mesh, const std::vector<glm::vec3>& positions,
+                       const std::vector<glm::vec3>& velocities)
+{
+    SimStats stats;
+    stats.min_y_m = INFINITY;
+    stats.max_y_m = -INFINITY;
+    glm::dvec3 weighted(0.0);
+    double total_weight = 0.0;
+    for (size_t v = 0; v < positions.size(); ++v) {
+        const glm::vec3& p = positions[v];
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
+            ++stats.nan_count;
+            continue;
+        }
+        stats.min_y_m = std::min(stats.min_y_m, p.y);
+        stats.max_y_m = std::max(stats.max_y_m, p.y);
+        weighted += glm::dvec3(p) * static_cast<double>(mesh.lumped_volumes_m3[v]);
+        total_weight += mesh.lumped_volumes_m3[v];
+        if (v < velocities.size()) {
+            stats.max_speed_m_s = std::max(stats.max_speed_m_s, glm::length(velocities[v]));
+        }
+    }
+    if (total_weight > 0.0) {
+        stats.centroid_m = glm::vec3(weighted / total_weight);
+    }
+    for (size_t t = 0; t < mesh.tet_count(); ++t) {
+        if (!(tet_volume(mesh, positions, t) > 0.0f)) {
+            ++stats.inverted_tets;
+        }
+    }
+    return stats;
+}
+
+glm::dvec3 linear_momentum(const TetMesh& mesh, const std::vector<glm::vec3>& velocities,
+                           float density_kg_m3)
+{
+    glm::dvec3 p(0.0);
+    for (size_t v = 0; v < velocities.size(); ++v) {
+        if (!mesh.pinned[v]) {
+            p += glm::dvec3(velocities[v]) * (double(density_kg_m3) * mesh.lumped_volumes_m3[v]);
+        }
+    }
+    return p;
+}

@@ -1,0 +1,29 @@
+// Summary figures of a body's state: what the headless runner reports and
+// what the tests assert on.
+#pragma once
+
+#include "core/tet_mesh.h"
+
+#include <glm/glm.hpp>
+
+#include <vector>
+
+struct SimStats {
+    float min_y_m = 0.0f;
+    float max_y_m = 0.0f;
+    glm::vec3 centroid_m{0.0f};     // mass-weighted (lumped volumes)
+    size_t inverted_tets = 0;       // det F <= 0
+    size_t nan_count = 0;           // vertices with a non-finite coordinate
+    float max_speed_m_s = 0.0f;
+};
+
+SimStats compute_stats(const TetMesh& mesh, const std::vector<glm::vec3>& positions,
+                       const std::vector<glm::vec3>& velocities);
+
+// Signed volume of tet t at the given positions (m^3), positive when not
+// inverted.
+float tet_volume(const TetMesh& mesh, const std::vector<glm::vec3>& positions, size_t t);
+
+// Total linear momentum sum m_v v_v (kg m/s) of the free vertices.
+glm::dvec3 linear_momentum(const TetMesh& mesh, const std::vector<glm::vec3>& velocities,
+                           float density_kg_m3);

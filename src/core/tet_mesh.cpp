@@ -1,0 +1,245 @@
+#include "core/tet_mesh.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numeric>
+
+namespace {
+
+// Relative size, against the bounding box volume, below which a tet counts as
+// degenerate (DESIGN.md 1.1).
+constexpr double kDegenerateVolumeFraction = 1e-12;
+
+std::string prefix(const TetMeshDesc& desc)
+{
+    return "mesh '" + (desc.name.empty() ? std::string("unnamed") : desc.name) + "': ";
+}
+
+double signed_rest_volume(const std::vector<glm::vec3>& x, const glm::uvec4& t)
+{
+    glm::dvec3 x0(x[t.x]);
+    glm::dmat3 Dm(glm::dvec3(x[t.y]) - x0, glm::dvec3(x[t.z]) - x0, glm::dvec3(x[t.w]) - x0);
+    return glm::determinant(Dm) / 6.0;
+}
+
+// Every vertex's list of slots, in ascending slot order.
+Csr build_csr(size_t rows, const std::vector<uint32_t>& row_of_entry)
+{
+    Csr csr;
+    csr.offsets.assign(rows + 1, 0);
+    for (uint32_t row : row_of_entry) {
+        ++csr.offsets[row + 1];
+    }
+    std::partial_sum(csr.offsets.begin(), csr.offsets.end(), csr.offsets.begin());
+    csr.entries.resize(row_of_entry.size());
+    std::vector<uint32_t> cursor(csr.offsets.begin(), csr.offsets.end() - 1);
+    for (uint32_t entry = 0; entry < row_of_entry.size(); ++entry) {
+        csr.entries[cursor[row_of_entry[entry]]++] = entry;
+    }
+    return csr;
+}
+
+// A face is on the boundary when exactly one tet has it (DESIGN.md 1.5).
+std::vector<glm::uvec3> boundary_faces(const std::vector<glm::uvec4>& tets)
+{
+    struct Face {
+        std::array<uint32_t, 3> key;
+        glm::uvec3 oriented;
+    };
+    std::vector<Face> faces;
+    faces.reserve(tets.size() * 4);
+    for (const glm::uvec4& t : tets) {
+        const glm::uvec3 outward[4] = {
+            {t.y, t.z, t.w}, {t.x, t.w, t.z}, {t.x, t.y, t.w}, {t.x, t.z, t.y}};
+        for (const glm::uvec3& f : outward) {
+            std::array<uint32_t, 3> key = {f.x, f.y, f.z};
+            std::sort(key.begin(), key.end());
+            faces.push_back({key, f});
+        }
+    }
+    std::sort(faces.begin(), faces.end(),
+              [](const Face& a, const Face& b) { return a.key < b.key; });
+    std::vector<glm::uvec3> surface;
+    for (size_t i = 0; i < faces.size();) {
+        size_t j = i + 1;
+        while (j < faces.size() && faces[j].key == faces[i].key) {
+            ++j;
+        }
+        if (j - i == 1) {
+            surface.push_back(faces[i].oriented);
+        }
+        i = j;
+    }
+    return surface;
+}
+
+}  // namespace
+
+double TetMesh::total_rest_volume_m3() const
+{
+    double sum = 0.0;
+    for (float v : rest_volumes_m3) {
+        sum += v;
+    }
+    return sum;
+}
+
+float jacobi_weight(float k, float max_corner_valence)
+{
+    return std::clamp(k / std::max(max_corner_valence, 1.0f), 0.08f, 0.5f);
+}
+
+std::vector<float> inverse_masses(const TetMesh& mesh, float density_kg_m3)
+{
+    std::vector<float> w(mesh.vertex_count());
+    for (size_t v = 0; v < w.size(); ++v) {
+        w[v] = mesh.pinned[v] ? 0.0f : 1.0f / (density_kg_m3 * mesh.lumped_volumes_m3[v]);
+    }
+    return w;
+}
+
+Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc)
+{
+    const size_t nv_in = desc.positions.size();
+    if (nv_in == 0 || desc.tets.empty()) {
+        return Result<TetMesh>::failure(prefix(desc) + "has no " +
+                                        (nv_in == 0 ? "vertices" : "tetrahedra"));
+    }
+
+    // 1. Validation.
+    glm::dvec3 lo(desc.positions[0]);
+    glm::dvec3 hi(desc.positions[0]);
+    for (size_t v = 0; v < nv_in; ++v) {
+        const glm::vec3& p = desc.positions[v];
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
+            return Result<TetMesh>::failure(prefix(desc) + "vertex " + std::to_string(v) +
+                                            " has a non-finite coordinate");
+        }
+        lo = glm::min(lo, glm::dvec3(p));
+        hi = glm::max(hi, glm::dvec3(p));
+    }
+    for (size_t t = 0; t < desc.tets.size(); ++t) {
+        const glm::uvec4& tet = desc.tets[t];
+        for (int a = 0; a < 4; ++a) {
+            if (tet[a] >= nv_in) {
+                return Result<TetMesh>::failure(
+                    prefix(desc) + "tet " + std::to_string(t) + " uses vertex " +
+                    std::to_string(tet[a]) + ", out of range (" + std::to_string(nv_in) +
+                    " vertices)");
+            }
+            for (int b = 0; b < a; ++b) {
+                if (tet[a] == tet[b]) {
+                    return Result<TetMesh>::failure(prefix(desc) + "tet " + std::to_string(t) +
+                                                    " repeats vertex " + std::to_string(tet[a]));
+                }
+            }
+        }
+    }
+    for (uint32_t v : desc.pinned_vertices) {
+        if (v >= nv_in) {
+            return Result<TetMesh>::failure(prefix(desc) + "pinned vertex " + std::to_string(v) +
+                                            " is out of range");
+        }
+    }
+
+    // 2. Orientation; drop degenerate tets.
+    const glm::dvec3 extent = hi - lo;
+    const double min_volume = kDegenerateVolumeFraction * extent.x * extent.y * extent.z;
+    TetMesh mesh;
+    mesh.name = desc.name;
+    std::vector<glm::uvec4> kept;
+    kept.reserve(desc.tets.size());
+    for (const glm::uvec4& tet : desc.tets) {
+        double volume = signed_rest_volume(desc.positions, tet);
+        if (!(std::abs(volume) > min_volume)) {
+            ++mesh.dropped_degenerate_tets;
+            continue;
+        }
+        kept.push_back(volume < 0.0 ? glm::uvec4(tet.x, tet.y, tet.w, tet.z) : tet);
+    }
+    if (kept.empty()) {
+        return Result<TetMesh>::failure(prefix(desc) + "all " + std::to_string(desc.tets.size()) +
+                                        " tetrahedra are degenerate (no volume)");
+    }
+
+    // Remove vertices that no tet uses, keeping the order of the rest.
+    std::vector<uint32_t> new_index(nv_in, UINT32_MAX);
+    for (const glm::uvec4& tet : kept) {
+        for (int a = 0; a < 4; ++a) {
+            new_index[tet[a]] = 0;
+        }
+    }
+    for (uint32_t v = 0; v < nv_in; ++v) {
+        if (new_index[v] == 0) {
+            new_index[v] = static_cast<uint32_t>(mesh.rest_positions.size());
+            mesh.rest_positions.push_back(desc.positions[v]);
+            mesh.source_vertex.push_back(v);
+        }
+    }
+    const size_t nv = mesh.rest_positions.size();
+    mesh.tets.reserve(kept.size());
+    for (const glm::uvec4& tet : kept) {
+        mesh.tets.emplace_back(new_index[tet.x], new_index[tet.y], new_index[tet.z],
+                               new_index[tet.w]);
+    }
+    mesh.pinned.assign(nv, 0);
+    for (uint32_t v : desc.pinned_vertices) {
+        if (new_index[v] != UINT32_MAX) {
+            mesh.pinned[new_index[v]] = 1;
+        }
+    }
+
+    // 3.-4. Rest data and lumped volumes (mass = density * lumped volume).
+    const size_t nt = mesh.tets.size();
+    mesh.inv_rest_shapes.resize(nt);
+    mesh.rest_volumes_m3.resize(nt);
+    mesh.lumped_volumes_m3.assign(nv, 0.0f);
+    std::vector<uint32_t> valence(nv, 0);
+    for (size_t t = 0; t < nt; ++t) {
+        const glm::uvec4& tet = mesh.tets[t];
+        const glm::dvec3 x0(mesh.rest_positions[tet.x]);
+        const glm::dmat3 Dm(glm::dvec3(mesh.rest_positions[tet.y]) - x0,
+                            glm::dvec3(mesh.rest_positions[tet.z]) - x0,
+                            glm::dvec3(mesh.rest_positions[tet.w]) - x0);
+        mesh.inv_rest_shapes[t] = glm::mat3(glm::inverse(Dm));
+        const double volume = glm::determinant(Dm) / 6.0;
+        mesh.rest_volumes_m3[t] = static_cast<float>(volume);
+        for (int a = 0; a < 4; ++a) {
+            mesh.lumped_volumes_m3[tet[a]] += static_cast<float>(volume / 4.0);
+            ++valence[tet[a]];
+        }
+    }
+    mesh.max_corner_valence.resize(nt);
+    for (size_t t = 0; t < nt; ++t) {
+        const glm::uvec4& tet = mesh.tets[t];
+        uint32_t m = std::max(std::max(valence[tet.x], valence[tet.y]),
+                              std::max(valence[tet.z], valence[tet.w]));
+        mesh.max_corner_valence[t] = static_cast<float>(m);
+    }
+
+    // 5. Boundary surface.
+    mesh.surface_triangles = boundary_faces(mesh.tets);
+
+    // 6. Adjacency: slot s = tet * 4 + corner belongs to vertex tets[t][corner].
+    std::vector<uint32_t> vertex_of_slot(nt * 4);
+    for (size_t t = 0; t < nt; ++t) {
+        for (int a = 0; a < 4; ++a) {
+            vertex_of_slot[t * 4 + a] = mesh.tets[t][a];
+        }
+    }
+    mesh.vertex_tet_corners = build_csr(nv, vertex_of_slot);
+    std::vector<uint32_t> triangle_rows;
+    for (uint32_t f = 0; f < mesh.surface_triangles.size(); ++f) {
+        for (int a = 0; a < 3; ++a) {
+            triangle_rows.push_back(mesh.surface_triangles[f][a]);
+        }
+    }
+    Csr corners = build_csr(nv, triangle_rows);
+    // Entries are triangle corners (f * 3 + a); the normal gather wants faces.
+    for (uint32_t& e : corners.entries) {
+        e /= 3;
+    }
+    mesh.vertex_triangles = std::move(corners);
+    return mesh;
+}

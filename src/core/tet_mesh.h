@@ -1,0 +1,73 @@
+// Tetrahedral mesh preparation (DESIGN.md section 1): validation,
+// orientation, rest data, lumped volumes, the boundary surface and the CSR
+// adjacency the race-free Jacobi gather needs. The result is immutable and
+// shared by the solvers and the renderer.
+#pragma once
+
+#include "core/result.h"
+
+#include <glm/glm.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+// A mesh as it comes from a preset or a file, before any checking.
+struct TetMeshDesc {
+    std::string name;                        // names the source in messages
+    std::vector<glm::vec3> positions;        // metres
+    std::vector<glm::uvec4> tets;            // indices into positions
+    std::vector<uint32_t> pinned_vertices;   // indices into positions
+};
+
+// Compressed sparse rows: the entries of row r are
+// entries[offsets[r]] .. entries[offsets[r + 1] - 1], in a fixed order.
+struct Csr {
+    std::vector<uint32_t> offsets;
+    std::vector<uint32_t> entries;
+
+    size_t rows() const { return offsets.empty() ? 0 : offsets.size() - 1; }
+    uint32_t begin(size_t row) const { return offsets[row]; }
+    uint32_t end(size_t row) const { return offsets[row + 1]; }
+};
+
+struct TetMesh {
+    std::string name;
+
+    // Per vertex.
+    std::vector<glm::vec3> rest_positions;   // metres
+    std::vector<float> lumped_volumes_m3;    // sum of V0/4 over adjacent tets
+    std::vector<uint8_t> pinned;             // 1: inverse mass 0, never moves
+    std::vector<uint32_t> source_vertex;     // index in the TetMeshDesc
+
+    // Per tet, every one with positive rest volume.
+    std::vector<glm::uvec4> tets;
+    std::vector<glm::mat3> inv_rest_shapes;  // B = Dm^-1
+    std::vector<float> rest_volumes_m3;      // V0 = det(Dm) / 6 > 0
+    std::vector<float> max_corner_valence;   // max over corners of tets per vertex
+
+    // Boundary, counter-clockwise seen from outside, in simulation indices.
+    std::vector<glm::uvec3> surface_triangles;
+
+    Csr vertex_tet_corners;  // vertex -> slots (tet * 4 + corner)
+    Csr vertex_triangles;    // vertex -> surface triangles
+
+    size_t dropped_degenerate_tets = 0;
+
+    size_t vertex_count() const { return rest_positions.size(); }
+    size_t tet_count() const { return tets.size(); }
+    double total_rest_volume_m3() const;
+};
+
+// Checks and prepares a mesh. Fails, with a message that names the mesh and
+// the reason, on an empty mesh, an index out of range, a tet that repeats a
+// vertex, a non-finite coordinate, or when no tet has volume.
+Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc);
+
+// Jacobi relaxation weight of a tet (DESIGN.md 1.7): one scalar for all four
+// corners, so each tet's correction conserves momentum.
+float jacobi_weight(float k, float max_corner_valence);
+
+// Per-vertex inverse masses for a density: 1 / (rho * lumped volume), or 0
+// for pinned vertices.
+std::vector<float> inverse_masses(const TetMesh& mesh, float density_kg_m3);
