@@ -77,10 +77,10 @@ int run_headless(const Options& options)
     std::printf("%s on %s: %zu vertices, %zu tets, %d frames at %d x %d, %.3f ms/frame\n",
                 report.preset.c_str(), report.solver.c_str(), report.vertices, report.tets,
                 report.frames, params.substeps, params.iterations, report.ms_per_frame);
-    std::printf("  y %.4f .. %.4f m, centroid (%.4f, %.4f, %.4f) m, max speed %.4f m/s, "
-                "%zu inverted tets, %zu non-finite vertices\n",
+    std::printf("  y %.4f .. %.4f m, centroid (%.4f, %.4f, %.4f) m moving at %.4f m/s, "
+                "max speed %.4f m/s, %zu inverted tets, %zu non-finite vertices\n",
                 s.min_y_m, s.max_y_m, s.centroid_m.x, s.centroid_m.y, s.centroid_m.z,
-                s.max_speed_m_s, s.inverted_tets, s.nan_count);
+                s.centroid_speed_m_s, s.max_speed_m_s, s.inverted_tets, s.nan_count);
 
     bool written = true;
     if (!options.stats_path.empty()) {

@@ -40,7 +40,8 @@ std::string report_to_json(const RunReport& r)
         << ", " << number(s.centroid_m.z) << "],\n"
         << "  \"inverted_tets\": " << s.inverted_tets << ",\n"
         << "  \"nan_count\": " << s.nan_count << ",\n"
-        << "  \"max_speed\": " << number(s.max_speed_m_s) << "\n"
+        << "  \"max_speed\": " << number(s.max_speed_m_s) << ",\n"
+        << "  \"centroid_speed\": " << number(s.centroid_speed_m_s) << "\n"
         << "}\n";
     return out.str();
 }

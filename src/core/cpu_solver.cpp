@@ -1,5 +1,6 @@
 #include "core/cpu_solver.h"
 
+#include "core/flush_denormals.h"
 #include "core/material.h"
 #include "core/tet_math.h"
 
@@ -16,7 +17,8 @@ void CpuSolver::load(std::shared_ptr<const TetMesh> mesh)
     positions_ = mesh_->rest_positions;
     velocities_.assign(nv, glm::vec3(0.0f));
     normals_.assign(nv, glm::vec3(0.0f, 1.0f, 0.0f));
-    previous_positions_ = positions_;
+    predicted_positions_ = positions_;
+    corrections_.assign(nv, glm::vec3(0.0f));
     ground_push_m_.assign(nv, 0.0f);
     lambda_arap_.assign(nt, 0.0f);
     lambda_volume_.assign(nt, 0.0f);
@@ -46,6 +48,7 @@ void CpuSolver::refresh_inverse_masses(float density_kg_m3)
 
 void CpuSolver::step_frame(const SimParams& raw_params)
 {
+    const ScopedFlushDenormals flush_denormals;
     const SimParams params = sanitized(raw_params);
     refresh_inverse_masses(params.density_kg_m3);
     const float h = kFrameSeconds / static_cast<float>(params.substeps);
@@ -66,13 +69,13 @@ void CpuSolver::predict(const SimParams& params, float h)
     // Damping before gravity, so that it does not weaken the static load.
     const float damping = std::max(0.0f, 1.0f - params.air_damping_per_s * h);
     for (size_t v = 0; v < positions_.size(); ++v) {
-        previous_positions_[v] = positions_[v];
         ground_push_m_[v] = 0.0f;
-        if (inverse_masses_[v] == 0.0f) {
-            continue;
+        corrections_[v] = glm::vec3(0.0f);
+        if (inverse_masses_[v] != 0.0f) {
+            velocities_[v] = damping * velocities_[v] + h * params.gravity_m_s2;
+            positions_[v] += h * velocities_[v];
         }
-        velocities_[v] = damping * velocities_[v] + h * params.gravity_m_s2;
-        positions_[v] += h * velocities_[v];
+        predicted_positions_[v] = positions_[v];
     }
 }
 
@@ -117,12 +120,15 @@ void CpuSolver::apply_deltas(const SimParams& params)
         for (uint32_t s = slots.begin(v); s < slots.end(v); ++s) {
             sum += deltas_[slots.entries[s]];
         }
-        glm::vec3& x = positions_[v];
-        x += sum;
+        glm::vec3& correction = corrections_[v];
+        correction += sum;
+        glm::vec3 x = predicted_positions_[v] + correction;
         if (params.ground_enabled && x.y < 0.0f) {
             ground_push_m_[v] += -x.y;
+            correction.y -= x.y;
             x.y = 0.0f;
         }
+        positions_[v] = x;
     }
 }
 
@@ -130,7 +136,9 @@ void CpuSolver::update_velocities(const SimParams& params, float h)
 {
     const float inv_h = 1.0f / h;
     for (size_t v = 0; v < positions_.size(); ++v) {
-        glm::vec3 velocity = (positions_[v] - previous_positions_[v]) * inv_h;
+        // (x - x_prev) / h, with x - x_prev = h v_predicted + correction
+        // taken from its exact parts instead of a difference of coordinates.
+        glm::vec3 velocity = velocities_[v] + corrections_[v] * inv_h;
         const float push = ground_push_m_[v];
         if (push > 0.0f) {
             // Coulomb friction on the tangential velocity, bounded by the

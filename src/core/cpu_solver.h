@@ -43,7 +43,12 @@ private:
     std::vector<glm::vec3> normals_;
 
     // Scratch, sized once per load; nothing is allocated inside a frame.
-    std::vector<glm::vec3> previous_positions_;
+    // A substep keeps the predicted positions and the constraint correction
+    // apart and adds them after every iteration: the correction is summed at
+    // full float precision instead of being rounded into metre-sized
+    // coordinates iteration after iteration (see docs/algorithm.md, 4.3).
+    std::vector<glm::vec3> predicted_positions_;
+    std::vector<glm::vec3> corrections_;
     std::vector<float> ground_push_m_;       // normal correction by the ground this substep
     std::vector<float> lambda_arap_;         // per tet
     std::vector<float> lambda_volume_;       // per tet

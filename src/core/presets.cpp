@@ -54,7 +54,7 @@ TetMeshDesc make_cube()
 {
     const float side_m = 0.5f;
     TetMeshDesc desc = box_lattice({6, 6, 6}, glm::vec3(-0.5f * side_m), glm::vec3(side_m));
-    tilt_and_lift(desc, glm::radians(35.0f), {1.0f, 0.0f, 0.6f}, 1.0f);
+    tilt_and_lift(desc, glm::radians(35.0f), {1.0f, 0.0f, 0.6f}, 0.5f);
     return desc;
 }
 
@@ -99,7 +99,7 @@ TetMeshDesc make_beam()
 const std::vector<Preset>& all_presets()
 {
     static const std::vector<Preset> presets = {
-        {PresetId::cube, "cube", "343 vertices, 1,296 tets, dropped tilted", 1.0e5f},
+        {PresetId::cube, "cube", "343 vertices, 1,296 tets, dropped tilted", 2.0e5f},
         {PresetId::torus, "torus", "600 vertices, 2,304 tets, large rotations", 1.0e5f},
         {PresetId::beam, "beam", "325 vertices, 1,152 tets, left face pinned", 1.0e6f},
     };

@@ -18,6 +18,7 @@ SimStats compute_stats(const TetMesh& mesh, const std::vector<glm::vec3>& positi
     stats.min_y_m = INFINITY;
     stats.max_y_m = -INFINITY;
     glm::dvec3 weighted(0.0);
+    glm::dvec3 weighted_velocity(0.0);
     double total_weight = 0.0;
     for (size_t v = 0; v < positions.size(); ++v) {
         const glm::vec3& p = positions[v];
@@ -31,10 +32,13 @@ SimStats compute_stats(const TetMesh& mesh, const std::vector<glm::vec3>& positi
         total_weight += mesh.lumped_volumes_m3[v];
         if (v < velocities.size()) {
             stats.max_speed_m_s = std::max(stats.max_speed_m_s, glm::length(velocities[v]));
+            weighted_velocity +=
+                glm::dvec3(velocities[v]) * static_cast<double>(mesh.lumped_volumes_m3[v]);
         }
     }
     if (total_weight > 0.0) {
         stats.centroid_m = glm::vec3(weighted / total_weight);
+        stats.centroid_speed_m_s = static_cast<float>(glm::length(weighted_velocity / total_weight));
     }
     for (size_t t = 0; t < mesh.tet_count(); ++t) {
         if (!(tet_volume(mesh, positions, t) > 0.0f)) {

@@ -15,6 +15,7 @@ struct SimStats {
     size_t inverted_tets = 0;       // det F <= 0
     size_t nan_count = 0;           // vertices with a non-finite coordinate
     float max_speed_m_s = 0.0f;
+    float centroid_speed_m_s = 0.0f;  // |mass-weighted mean velocity|
 };
 
 SimStats compute_stats(const TetMesh& mesh, const std::vector<glm::vec3>& positions,

@@ -1,0 +1,77 @@
+"""End-to-end check of the softbody executable's headless mode.
+
+Runs the documented command, checks the JSON it writes and the positions it
+dumps, and checks that bad flags are refused with exit status 2.
+"""
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+softbody, workdir = sys.argv[1], Path(sys.argv[2])
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAIL:", message)
+
+
+def run(*args):
+    return subprocess.run([softbody, *args], capture_output=True, text=True, timeout=600)
+
+
+# The cube after 5 s: on the ground and at rest.
+stats_path = workdir / "cli_cube_stats.json"
+dump_path = workdir / "cli_cube_positions.txt"
+result = run("--headless", "--solver", "cpu", "--preset", "cube", "--frames", "300",
+             "--stats", str(stats_path), "--dump-positions", str(dump_path))
+print(result.stdout, result.stderr)
+check(result.returncode == 0, f"headless run exit code {result.returncode}")
+stats = json.loads(stats_path.read_text())
+for key in ["preset", "vertices", "tets", "frames", "substeps", "iterations", "ms_per_frame",
+            "min_y", "max_y", "centroid", "inverted_tets", "nan_count", "max_speed",
+            "centroid_speed"]:
+    check(key in stats, f"stats JSON lacks '{key}'")
+check(stats["preset"] == "cube" and stats["vertices"] == 343 and stats["tets"] == 1296,
+      "stats describe the cube")
+check(stats["frames"] == 300 and stats["substeps"] == 10 and stats["iterations"] == 8,
+      "stats echo the schedule")
+check(stats["nan_count"] == 0 and stats["inverted_tets"] == 0, "no NaN, no inverted tet")
+check(0.0 <= stats["min_y"] < 0.01, f"cube touches the ground (min_y {stats['min_y']})")
+# After 5 s the body is at rest as a whole (measured 0.011 m/s) and only
+# quivers a little (0.025 m/s).
+check(stats["centroid_speed"] < 0.03, f"cube has come to rest (centroid_speed {stats['centroid_speed']})")
+check(stats["max_speed"] < 0.1, f"cube only quivers (max_speed {stats['max_speed']})")
+check(0.2 < stats["centroid"][1] < 0.26, f"cube rests on a face (centroid y {stats['centroid'][1]})")
+
+lines = dump_path.read_text().splitlines()
+check(len(lines) == 343, f"dump has one line per vertex ({len(lines)})")
+ys = [float(line.split()[1]) for line in lines]
+check(math.isclose(min(ys), stats["min_y"], abs_tol=1e-6), "dump agrees with stats")
+
+# --frames 0 dumps the initial, placed positions: above the ground.
+result = run("--headless", "--preset", "torus", "--frames", "0", "--dump-positions",
+             str(dump_path))
+check(result.returncode == 0, "frames 0 run")
+check(len(dump_path.read_text().splitlines()) == 600, "torus dump has 600 lines")
+
+# Refusals: exit code 2 and a message that names the flag.
+for args, flag in [(["--headless", "--frames", "ten"], "--frames"),
+                   (["--headless", "--preset", "teapot"], "--preset"),
+                   (["--headless", "--youngs", "-5"], "--youngs"),
+                   (["--headless", "--poisson", "0.5"], "--poisson"),
+                   (["--headless", "--substeps", "0"], "--substeps"),
+                   (["--headless", "--iterations"], "--iterations"),
+                   (["--headless", "--bogus"], "--bogus")]:
+    result = run(*args)
+    check(result.returncode == 2, f"{args} exit code {result.returncode}, expected 2")
+    check(flag in result.stderr, f"{args} message names {flag}: {result.stderr.strip()}")
+
+result = run("--help")
+check(result.returncode == 0 and "--dump-positions" in result.stdout, "--help lists the flags")
+
+print(f"cli_check: {'FAILED' if failures else 'passed'} ({len(failures)} failures)")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,168 @@
+// Static elasticity against analytic references (DESIGN.md section 6): a bar
+// hanging under its own weight, a cantilever, and the independence of the
+// converged answer from the substep count and the Jacobi weight.
+//
+// "Converged" is the schedule 10 substeps x 128 iterations. The default
+// real-time schedule (10 x 8) is measured too and printed: its gap to the
+// converged answer is the figure the stiffness work has to shrink.
+#include "test_support.h"
+
+#include <cmath>
+
+namespace {
+
+constexpr float kGravity = 9.81f;
+constexpr float kDensity = 1000.0f;
+
+// Schedules.
+constexpr int kConvergedIterations = 128;
+constexpr int kDefaultSubsteps = 10;
+
+// Heavy air damping brings the body to its static shape within about a
+// second without changing that shape (damping acts on velocity only).
+constexpr float kSettleDamping = 30.0f;
+constexpr int kSettleFrames = 60;
+
+// Bar 0.2 x 1.0 x 0.2 m, 2 x 10 x 2 cells, hanging from its pinned top face.
+struct HangingBar {
+    static constexpr float length_m = 1.0f;
+    std::shared_ptr<const TetMesh> mesh;
+    std::vector<uint32_t> bottom;
+
+    HangingBar()
+    {
+        const glm::ivec3 cells(2, 10, 2);
+        TetMeshDesc desc = box_lattice(cells, {-0.1f, 0.5f, -0.1f}, {0.2f, length_m, 0.2f});
+        desc.name = "hanging bar";
+        for (uint32_t v = 0; v < desc.positions.size(); ++v) {
+            if (desc.positions[v].y > 0.5f + length_m - 1e-4f) desc.pinned_vertices.push_back(v);
+        }
+        mesh = prepare_or_fail(desc);
+        for (uint32_t v = 0; v < mesh->vertex_count(); ++v) {
+            if (mesh->rest_positions[v].y < 0.5f + 1e-4f) bottom.push_back(v);
+        }
+    }
+
+    // Downward displacement of the free end (mean over the bottom face).
+    float elongation(const SimParams& params) const
+    {
+        CpuSolver solver;
+        solver.load(mesh);
+        run_frames(solver, params, kSettleFrames);
+        double sum = 0.0;
+        for (uint32_t v : bottom) sum += mesh->rest_positions[v].y - solver.positions()[v].y;
+        return static_cast<float>(sum / bottom.size());
+    }
+};
+
+// Cantilever 0.6 x 0.2 x 0.2 m, 6 x 2 x 2 cells, left face pinned.
+struct Cantilever {
+    static constexpr float length_m = 0.6f;
+    static constexpr float side_m = 0.2f;
+    std::shared_ptr<const TetMesh> mesh;
+    std::vector<uint32_t> tip;
+
+    Cantilever()
+    {
+        TetMeshDesc desc = box_lattice({6, 2, 2}, {0.0f, 1.0f, 0.0f}, {length_m, side_m, side_m});
+        desc.name = "cantilever";
+        for (uint32_t v = 0; v < desc.positions.size(); ++v) {
+            if (desc.positions[v].x < 1e-4f) desc.pinned_vertices.push_back(v);
+        }
+        mesh = prepare_or_fail(desc);
+        for (uint32_t v = 0; v < mesh->vertex_count(); ++v) {
+            if (mesh->rest_positions[v].x > length_m - 1e-4f) tip.push_back(v);
+        }
+    }
+
+    float tip_deflection(const SimParams& params) const
+    {
+        CpuSolver solver;
+        solver.load(mesh);
+        run_frames(solver, params, kSettleFrames);
+        double sum = 0.0;
+        for (uint32_t v : tip) sum += mesh->rest_positions[v].y - solver.positions()[v].y;
+        return static_cast<float>(sum / tip.size());
+    }
+};
+
+SimParams static_params(float youngs_pa, float poisson, int substeps, int iterations)
+{
+    SimParams p;
+    p.youngs_modulus_pa = youngs_pa;
+    p.poisson_ratio = poisson;
+    p.density_kg_m3 = kDensity;
+    p.substeps = substeps;
+    p.iterations = iterations;
+    p.air_damping_per_s = kSettleDamping;
+    p.ground_enabled = false;
+    return p;
+}
+
+}  // namespace
+
+TEST(StaticElasticity, HangingBarStretchesAsHookesLawSays)
+{
+    // nu = 0: uniaxial stress, no lateral contraction; the elongation of a
+    // bar of length L under its own weight is rho g L^2 / (2 E).
+    const HangingBar bar;
+    const float youngs = 1.0e5f;
+    const float analytic = kDensity * kGravity * bar.length_m * bar.length_m / (2.0f * youngs);
+    const float converged =
+        bar.elongation(static_params(youngs, 0.0f, kDefaultSubsteps, kConvergedIterations));
+    const float realtime = bar.elongation(static_params(youngs, 0.0f, kDefaultSubsteps, 8));
+    std::printf("hanging bar, E = %.0e Pa: analytic %.5f m, 10x128 %.5f m (%.4f), "
+                "10x8 %.5f m (%.3fx)\n",
+                youngs, analytic, converged, converged / analytic, realtime, realtime / analytic);
+    EXPECT_NEAR(converged / analytic, 1.0f, 0.02f);
+    // The default schedule is known to be too soft (see README, "not done"),
+    // but it must not be stiffer than the material or wildly off.
+    EXPECT_GT(realtime / analytic, 0.98f);
+    EXPECT_LT(realtime / analytic, 4.0f);
+}
+
+TEST(StaticElasticity, ConvergedAnswerDoesNotDependOnSubstepsOrJacobiWeight)
+{
+    const HangingBar bar;
+    const float youngs = 1.0e5f;
+    const float reference =
+        bar.elongation(static_params(youngs, 0.0f, kDefaultSubsteps, kConvergedIterations));
+    const float more_substeps =
+        bar.elongation(static_params(youngs, 0.0f, 2 * kDefaultSubsteps, kConvergedIterations));
+    SimParams other_weight = static_params(youngs, 0.0f, kDefaultSubsteps, kConvergedIterations);
+    other_weight.jacobi_k = 1.2f;
+    const float lower_weight = bar.elongation(other_weight);
+    std::printf("hanging bar 10x128 %.5f m, 20x128 %.5f m, k = 1.2: %.5f m\n", reference,
+                more_substeps, lower_weight);
+    EXPECT_NEAR(more_substeps / reference, 1.0f, 0.02f);
+    EXPECT_NEAR(lower_weight / reference, 1.0f, 0.02f);
+}
+
+TEST(StaticElasticity, CantileverDeflectionScalesAsOneOverE)
+{
+    const Cantilever beam;
+    const float e1 = 1.0e6f;
+    const float nu = 0.3f;
+    const float d1 = beam.tip_deflection(static_params(e1, nu, kDefaultSubsteps,
+                                                       kConvergedIterations));
+    const float d2 = beam.tip_deflection(static_params(2.0f * e1, nu, kDefaultSubsteps,
+                                                       kConvergedIterations));
+    // Timoshenko beam: bending q L^4 / (8 E I) plus shear q L^2 / (2 k G A).
+    const float area = beam.side_m * beam.side_m;
+    const float inertia = beam.side_m * beam.side_m * beam.side_m * beam.side_m / 12.0f;
+    const float q = kDensity * kGravity * area;
+    const float L = beam.length_m;
+    const float shear_modulus = e1 / (2.0f * (1.0f + nu));
+    const float shear_factor = 10.0f * (1.0f + nu) / (12.0f + 11.0f * nu);  // square section
+    const float theory = q * L * L * L * L / (8.0f * e1 * inertia) +
+                         q * L * L / (2.0f * shear_factor * shear_modulus * area);
+    const float d1_realtime = beam.tip_deflection(static_params(e1, nu, kDefaultSubsteps, 8));
+    std::printf("cantilever: E %.0e tip %.5f m, 2E %.5f m, ratio %.3f; beam theory %.5f m "
+                "(mesh/theory %.3f); 10x8 %.5f m (%.2fx converged)\n",
+                e1, d1, d2, d1 / d2, theory, d1 / theory, d1_realtime, d1_realtime / d1);
+    EXPECT_NEAR(d1 / d2, 2.0f, 0.06f);
+    // Linear tets, two cells through the thickness, lock in bending: the mesh
+    // is stiffer than the continuum, never softer.
+    EXPECT_GT(d1 / theory, 0.4f);
+    EXPECT_LT(d1 / theory, 1.05f);
+}
