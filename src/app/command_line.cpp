@@ -60,7 +60,8 @@ std::string usage_text()
            "built yet; --headless runs the simulation without one.\n"
            "\n"
            "  --headless              run without a window, print a summary, exit\n"
-           "  --solver cpu            solver to use (the GPU solver is not built yet)\n"
+           "  --solver cpu|gpu        solver to use (default cpu); gpu runs the compute\n"
+           "                          shaders in a surfaceless EGL context\n"
            "  --preset NAME           body: "
         << preset_names()
         << " (default cube)\n"
@@ -114,11 +115,8 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
         };
 
         if (flag == "--solver") {
-            if (value == "gpu") {
-                return bad("the GPU solver is not built yet; use --solver cpu");
-            }
-            if (value != "cpu") {
-                return bad("expected cpu");
+            if (value != "cpu" && value != "gpu") {
+                return bad("expected cpu or gpu");
             }
             options.solver = value;
         } else if (flag == "--preset") {

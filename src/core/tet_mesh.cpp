@@ -94,7 +94,8 @@ std::vector<float> inverse_masses(const TetMesh& mesh, float density_kg_m3)
 {
     std::vector<float> w(mesh.vertex_count());
     for (size_t v = 0; v < w.size(); ++v) {
-        w[v] = mesh.pinned[v] ? 0.0f : 1.0f / (density_kg_m3 * mesh.lumped_volumes_m3[v]);
+        // (1 / V) / rho, in this order, as the compute shaders do it.
+        w[v] = mesh.pinned[v] ? 0.0f : (1.0f / mesh.lumped_volumes_m3[v]) / density_kg_m3;
     }
     return w;
 }

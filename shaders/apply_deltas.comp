@@ -1,0 +1,28 @@
+#version 430 core
+// Pass 3b (DESIGN.md 4.3): every vertex gathers its slots in CSR order (the
+// same order as the CPU solver, so both sum identically), adds them to the
+// substep's correction, and projects onto the ground.
+#include "sim_common.glsl"
+layout(local_size_x = 64) in;
+
+void main()
+{
+    uint v = gl_GlobalInvocationID.x;
+    if (v >= u_counts.x || inverse_volumes[v] == 0.0f) {
+        return;
+    }
+    vec3 sum = vec3(0.0f);
+    for (uint s = slot_offsets[v]; s < slot_offsets[v + 1u]; ++s) {
+        sum += deltas[slot_entries[s]].xyz;
+    }
+    vec4 correction = corrections[v];
+    correction.xyz += sum;
+    vec3 x = predicted[v].xyz + correction.xyz;
+    if (u_contact.z != 0.0f && x.y < 0.0f) {
+        correction.w += -x.y;
+        correction.y -= x.y;
+        x.y = 0.0f;
+    }
+    corrections[v] = correction;
+    positions[v] = vec4(x, 0.0f);
+}

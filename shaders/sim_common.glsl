@@ -1,0 +1,45 @@
+// Buffers and parameters shared by the simulation's compute passes. The
+// layout mirrors GpuSolver (src/gpu/gpu_solver.cpp): binding numbers and
+// struct layouts must change together there.
+
+// Set once per frame by GpuSolver::step_frame; std140.
+layout(std140, binding = 0) uniform SimParameters {
+    vec4 u_gravity_h;        // xyz gravity (m/s^2), w substep length h (s)
+    vec4 u_material;         // x mu, y lambda (Pa), z 1/h^2, w 1 if the volume constraint is on
+    vec4 u_solver;           // x Jacobi k, y velocity damping factor per substep, z 1/h, w density
+    vec4 u_contact;          // x static friction, y dynamic friction, z 1 if the ground is on
+    uvec4 u_counts;          // x vertices, y tets, z surface triangles
+};
+
+// Per vertex.
+layout(std430, binding = 0) buffer Positions { vec4 positions[]; };          // xyz m
+layout(std430, binding = 1) buffer Velocities { vec4 velocities[]; };        // xyz m/s
+layout(std430, binding = 2) buffer Predicted { vec4 predicted[]; };          // xyz x after predict
+layout(std430, binding = 3) buffer Corrections { vec4 corrections[]; };      // xyz correction, w ground push
+layout(std430, binding = 4) readonly buffer InverseVolumes { float inverse_volumes[]; };  // 0: pinned
+layout(std430, binding = 5) readonly buffer SlotOffsets { uint slot_offsets[]; };    // CSR, NV + 1
+layout(std430, binding = 6) readonly buffer SlotEntries { uint slot_entries[]; };    // tet * 4 + corner
+layout(std430, binding = 7) buffer Normals { vec4 normals[]; };
+
+// Per tet.
+struct TetRest {
+    vec4 b0;  // xyz column 0 of B = Dm^-1, w rest volume V0 (m^3)
+    vec4 b1;  // xyz column 1 of B, w max corner valence
+    vec4 b2;  // xyz column 2 of B
+};
+layout(std430, binding = 8) readonly buffer Tets { uvec4 tets[]; };
+layout(std430, binding = 9) readonly buffer TetRests { TetRest tet_rests[]; };
+layout(std430, binding = 10) buffer Lambdas { vec2 lambdas[]; };             // x shape, y volume
+layout(std430, binding = 11) buffer Deltas { vec4 deltas[]; };               // per slot
+
+// Per surface triangle.
+layout(std430, binding = 12) readonly buffer Triangles { uint triangles[]; };  // 3 per triangle
+layout(std430, binding = 13) buffer FaceNormals { vec4 face_normals[]; };
+layout(std430, binding = 14) readonly buffer FaceOffsets { uint face_offsets[]; };  // CSR, NV + 1
+layout(std430, binding = 15) readonly buffer FaceEntries { uint face_entries[]; };
+
+// Inverse mass of vertex v: 1 / (density * lumped volume), 0 when pinned.
+float inverse_mass(uint v)
+{
+    return inverse_volumes[v] / u_solver.w;
+}

@@ -1,0 +1,257 @@
+#include "gpu/gpu_solver.h"
+
+#include "core/material.h"
+
+#include <cassert>
+
+namespace {
+
+constexpr GLuint kWorkgroupSize = 64;  // local_size_x of every pass
+
+// std140 block SimParameters of shaders/sim_common.glsl.
+struct SimParametersBlock {
+    glm::vec4 gravity_h;
+    glm::vec4 material;
+    glm::vec4 solver;
+    glm::vec4 contact;
+    glm::uvec4 counts;
+};
+
+// std430 struct TetRest of shaders/sim_common.glsl.
+struct TetRestBlock {
+    glm::vec4 b0;
+    glm::vec4 b1;
+    glm::vec4 b2;
+};
+
+template <typename T>
+void upload(GlBuffer& buffer, const std::vector<T>& data, GLenum usage = GL_DYNAMIC_DRAW)
+{
+    buffer = make_buffer();
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer.get());
+    // An empty buffer still gets storage: binding a zero-size buffer is an error.
+    const size_t bytes = std::max<size_t>(data.size() * sizeof(T), 16);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, usage);
+    if (!data.empty()) {
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0,
+                        static_cast<GLsizeiptr>(data.size() * sizeof(T)), data.data());
+    }
+}
+
+std::vector<glm::vec4> to_vec4(const std::vector<glm::vec3>& v)
+{
+    std::vector<glm::vec4> out(v.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+        out[i] = glm::vec4(v[i], 0.0f);
+    }
+    return out;
+}
+
+}  // namespace
+
+Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
+{
+    Programs p;
+    struct Entry {
+        GlProgram* program;
+        const char* file;
+    };
+    const Entry entries[] = {{&p.predict, "predict.comp"},
+                             {&p.reset_lambda, "reset_lambda.comp"},
+                             {&p.solve_tets, "solve_tets.comp"},
+                             {&p.apply_deltas, "apply_deltas.comp"},
+                             {&p.update_velocities, "update_velocities.comp"},
+                             {&p.rebuild_normals_faces, "rebuild_normals_faces.comp"},
+                             {&p.rebuild_normals_vertices, "rebuild_normals_vertices.comp"}};
+    for (const Entry& e : entries) {
+        Result<GlProgram> program = shaders.compute_program(e.file);
+        if (!program) {
+            return Result<Programs>::failure(program.error());
+        }
+        *e.program = std::move(program).value();
+    }
+    return p;
+}
+
+Result<std::unique_ptr<GpuSolver>> GpuSolver::create(const ShaderLibrary& shaders)
+{
+    using R = Result<std::unique_ptr<GpuSolver>>;
+    if (gl_context_version() < kMinimumComputeGlVersion) {
+        return R::failure("the GPU solver needs OpenGL 4.3 compute shaders; this context is " +
+                          gl_context_description());
+    }
+    Result<Programs> programs = compile(shaders);
+    if (!programs) {
+        return R::failure(programs.error());
+    }
+    std::unique_ptr<GpuSolver> solver(new GpuSolver());
+    solver->programs_ = std::move(programs).value();
+    solver->parameters_ = make_buffer();
+    glBindBuffer(GL_UNIFORM_BUFFER, solver->parameters_.get());
+    glBufferData(GL_UNIFORM_BUFFER, sizeof(SimParametersBlock), nullptr, GL_DYNAMIC_DRAW);
+    return R(std::move(solver));
+}
+
+Result<bool> GpuSolver::reload_shaders(const ShaderLibrary& shaders)
+{
+    Result<Programs> programs = compile(shaders);
+    if (!programs) {
+        return Result<bool>::failure(programs.error());
+    }
+    programs_ = std::move(programs).value();
+    return true;
+}
+
+void GpuSolver::load(std::shared_ptr<const TetMesh> mesh)
+{
+    assert(mesh && "GpuSolver::load needs a mesh");
+    mesh_ = std::move(mesh);
+    const TetMesh& m = *mesh_;
+    const size_t nv = m.vertex_count();
+    const size_t nt = m.tet_count();
+    const size_t nf = m.surface_triangles.size();
+
+    const std::vector<glm::vec4> positions = to_vec4(m.rest_positions);
+    upload(buffers_[kPositions], positions);
+    upload(buffers_[kVelocities], std::vector<glm::vec4>(nv, glm::vec4(0.0f)));
+    upload(buffers_[kPredicted], positions);
+    upload(buffers_[kCorrections], std::vector<glm::vec4>(nv, glm::vec4(0.0f)));
+    std::vector<float> inverse_volumes(nv);
+    for (size_t v = 0; v < nv; ++v) {
+        inverse_volumes[v] = m.pinned[v] ? 0.0f : 1.0f / m.lumped_volumes_m3[v];
+    }
+    upload(buffers_[kInverseVolumes], inverse_volumes, GL_STATIC_DRAW);
+    upload(buffers_[kSlotOffsets], m.vertex_tet_corners.offsets, GL_STATIC_DRAW);
+    upload(buffers_[kSlotEntries], m.vertex_tet_corners.entries, GL_STATIC_DRAW);
+    upload(buffers_[kNormals], std::vector<glm::vec4>(nv, glm::vec4(0.0f, 1.0f, 0.0f, 0.0f)));
+
+    upload(buffers_[kTets], m.tets, GL_STATIC_DRAW);
+    std::vector<TetRestBlock> rests(nt);
+    for (size_t t = 0; t < nt; ++t) {
+        const glm::mat3& B = m.inv_rest_shapes[t];
+        rests[t] = {glm::vec4(B[0], m.rest_volumes_m3[t]),
+                    glm::vec4(B[1], m.max_corner_valence[t]), glm::vec4(B[2], 0.0f)};
+    }
+    upload(buffers_[kTetRests], rests, GL_STATIC_DRAW);
+    upload(buffers_[kLambdas], std::vector<glm::vec2>(nt, glm::vec2(0.0f)));
+    upload(buffers_[kDeltas], std::vector<glm::vec4>(nt * 4, glm::vec4(0.0f)));
+
+    std::vector<uint32_t> triangles;
+    triangles.reserve(nf * 3);
+    for (const glm::uvec3& f : m.surface_triangles) {
+        triangles.insert(triangles.end(), {f.x, f.y, f.z});
+    }
+    upload(buffers_[kTriangles], triangles, GL_STATIC_DRAW);
+    upload(buffers_[kFaceNormals], std::vector<glm::vec4>(nf, glm::vec4(0.0f)));
+    upload(buffers_[kFaceOffsets], m.vertex_triangles.offsets, GL_STATIC_DRAW);
+    upload(buffers_[kFaceEntries], m.vertex_triangles.entries, GL_STATIC_DRAW);
+
+    // Normals of the initial pose, so that it draws lit before the first step.
+    upload_parameters(SimParams());
+    dispatch(programs_.rebuild_normals_faces, nf);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatch(programs_.rebuild_normals_vertices, nv);
+    glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+void GpuSolver::set_state(const std::vector<glm::vec3>& positions,
+                          const std::vector<glm::vec3>& velocities)
+{
+    assert(positions.size() == mesh_->vertex_count() &&
+           velocities.size() == mesh_->vertex_count() &&
+           "GpuSolver::set_state: vertex count differs from the mesh");
+    const std::vector<glm::vec4> p = to_vec4(positions);
+    const std::vector<glm::vec4> v = to_vec4(velocities);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffers_[kPositions].get());
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(p.size() * 16), p.data());
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffers_[kVelocities].get());
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(v.size() * 16), v.data());
+    upload_parameters(SimParams());
+    dispatch(programs_.rebuild_normals_faces, mesh_->surface_triangles.size());
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatch(programs_.rebuild_normals_vertices, mesh_->vertex_count());
+    glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+void GpuSolver::upload_parameters(const SimParams& params)
+{
+    // Every derived value is computed here, in float, exactly as the CPU
+    // solver computes it, so both run the same arithmetic.
+    const float h = kFrameSeconds / static_cast<float>(params.substeps);
+    const LameParameters lame = lame_parameters(params.youngs_modulus_pa, params.poisson_ratio);
+    SimParametersBlock block;
+    block.gravity_h = glm::vec4(params.gravity_m_s2, h);
+    block.material = glm::vec4(lame.mu_pa, lame.lambda_pa, 1.0f / (h * h),
+                               volume_constraint_enabled(lame) ? 1.0f : 0.0f);
+    block.solver = glm::vec4(params.jacobi_k, std::max(0.0f, 1.0f - params.air_damping_per_s * h),
+                             1.0f / h, params.density_kg_m3);
+    block.contact = glm::vec4(params.static_friction, params.dynamic_friction,
+                              params.ground_enabled ? 1.0f : 0.0f, 0.0f);
+    block.counts = glm::uvec4(mesh_->vertex_count(), mesh_->tet_count(),
+                              mesh_->surface_triangles.size(), 0);
+    glBindBuffer(GL_UNIFORM_BUFFER, parameters_.get());
+    glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof(block), &block);
+    glBindBufferBase(GL_UNIFORM_BUFFER, 0, parameters_.get());
+    for (GLuint b = 0; b < kBindingCount; ++b) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, b, buffers_[b].get());
+    }
+}
+
+void GpuSolver::dispatch(const GlProgram& program, size_t items) const
+{
+    if (items == 0) {
+        return;
+    }
+    glUseProgram(program.get());
+    glDispatchCompute(static_cast<GLuint>((items + kWorkgroupSize - 1) / kWorkgroupSize), 1, 1);
+}
+
+void GpuSolver::step_frame(const SimParams& raw_params)
+{
+    const SimParams params = sanitized(raw_params);
+    upload_parameters(params);
+    const size_t nv = mesh_->vertex_count();
+    const size_t nt = mesh_->tet_count();
+    for (int substep = 0; substep < params.substeps; ++substep) {
+        dispatch(programs_.predict, nv);
+        dispatch(programs_.reset_lambda, nt);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        for (int iteration = 0; iteration < params.iterations; ++iteration) {
+            dispatch(programs_.solve_tets, nt);
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            dispatch(programs_.apply_deltas, nv);
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        }
+        dispatch(programs_.update_velocities, nv);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
+    dispatch(programs_.rebuild_normals_faces, mesh_->surface_triangles.size());
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatch(programs_.rebuild_normals_vertices, nv);
+    // The renderer reads positions and normals as vertex attributes next.
+    glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+    glUseProgram(0);
+}
+
+void GpuSolver::read_vec4_buffer(Binding binding, std::vector<glm::vec3>& out) const
+{
+    const size_t nv = mesh_->vertex_count();
+    std::vector<glm::vec4> data(nv);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffers_[binding].get());
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(nv * 16), data.data());
+    out.resize(nv);
+    for (size_t i = 0; i < nv; ++i) {
+        out[i] = glm::vec3(data[i]);
+    }
+}
+
+void GpuSolver::read_positions(std::vector<glm::vec3>& out) const
+{
+    read_vec4_buffer(kPositions, out);
+}
+
+void GpuSolver::read_velocities(std::vector<glm::vec3>& out) const
+{
+    read_vec4_buffer(kVelocities, out);
+}

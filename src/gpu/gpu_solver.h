@@ -1,0 +1,75 @@
+// The GPU solver: the same substepped XPBD as CpuSolver, one compute shader
+// per pass (shaders/*.comp), the state living in shader storage buffers that
+// the renderer draws straight from. Nothing is read back per frame.
+#pragma once
+
+#include "core/solver.h"
+#include "gpu/gl_objects.h"
+#include "gpu/shader_library.h"
+
+#include <memory>
+
+class GpuSolver final : public Solver {
+public:
+    // Compiles the passes. Needs a current GL 4.3+ context.
+    static Result<std::unique_ptr<GpuSolver>> create(const ShaderLibrary& shaders);
+
+    const char* name() const override { return "gpu"; }
+    void load(std::shared_ptr<const TetMesh> mesh) override;
+    void set_state(const std::vector<glm::vec3>& positions,
+                   const std::vector<glm::vec3>& velocities) override;
+    void step_frame(const SimParams& params) override;
+    void read_positions(std::vector<glm::vec3>& out) const override;
+    void read_velocities(std::vector<glm::vec3>& out) const override;
+    const TetMesh& mesh() const override { return *mesh_; }
+
+    // Recompiles every pass; on failure keeps the current ones and says why.
+    Result<bool> reload_shaders(const ShaderLibrary& shaders);
+
+    // For the renderer: vec4 per vertex, uint32 x 3 per surface triangle.
+    GLuint position_buffer() const { return buffers_[kPositions].get(); }
+    GLuint normal_buffer() const { return buffers_[kNormals].get(); }
+    GLuint triangle_buffer() const { return buffers_[kTriangles].get(); }
+
+private:
+    // Binding points; shaders/sim_common.glsl declares the same numbers.
+    enum Binding {
+        kPositions = 0,
+        kVelocities,
+        kPredicted,
+        kCorrections,
+        kInverseVolumes,
+        kSlotOffsets,
+        kSlotEntries,
+        kNormals,
+        kTets,
+        kTetRests,
+        kLambdas,
+        kDeltas,
+        kTriangles,
+        kFaceNormals,
+        kFaceOffsets,
+        kFaceEntries,
+        kBindingCount
+    };
+    struct Programs {
+        GlProgram predict;
+        GlProgram reset_lambda;
+        GlProgram solve_tets;
+        GlProgram apply_deltas;
+        GlProgram update_velocities;
+        GlProgram rebuild_normals_faces;
+        GlProgram rebuild_normals_vertices;
+    };
+    static Result<Programs> compile(const ShaderLibrary& shaders);
+
+    GpuSolver() = default;
+    void upload_parameters(const SimParams& params);
+    void dispatch(const GlProgram& program, size_t items) const;
+    void read_vec4_buffer(Binding binding, std::vector<glm::vec3>& out) const;
+
+    Programs programs_;
+    std::shared_ptr<const TetMesh> mesh_;
+    GlBuffer buffers_[kBindingCount];
+    GlBuffer parameters_;
+};
