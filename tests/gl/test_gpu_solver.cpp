@@ -1,0 +1,122 @@
+// The GPU solver against the CPU reference solver, and the DESIGN.md
+// section 6 checks that are cheap enough for llvmpipe.
+#include "gl_test_support.h"
+
+#include "../test_support.h"
+#include "gpu/gpu_solver.h"
+
+#include <cstring>
+
+namespace {
+
+std::unique_ptr<GpuSolver> make_gpu_solver()
+{
+    Result<std::unique_ptr<GpuSolver>> solver = GpuSolver::create(ShaderLibrary());
+    EXPECT_TRUE(solver.ok()) << solver.error();
+    return solver.ok() ? std::move(solver).value() : nullptr;
+}
+
+std::vector<glm::vec3> positions_of(const Solver& solver)
+{
+    std::vector<glm::vec3> out;
+    solver.read_positions(out);
+    return out;
+}
+
+}  // namespace
+
+using GpuSolverTest = GlTest;
+
+TEST_F(GpuSolverTest, AgreesWithTheCpuSolverOnEveryPreset)
+{
+    // Same arithmetic in the same order; what differs is the compiler's
+    // freedom to fuse multiply-adds. Over 30 frames with ground contact that
+    // stays far below a micrometre per metre travelled.
+    const float tolerance_m = 1e-5f;
+    for (PresetId id : {PresetId::cube, PresetId::torus, PresetId::beam}) {
+        std::shared_ptr<const TetMesh> mesh = preset_mesh(id);
+        std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+        ASSERT_TRUE(gpu);
+        CpuSolver cpu;
+        gpu->load(mesh);
+        cpu.load(mesh);
+        SimParams params;
+        params.youngs_modulus_pa = preset_info(id).suggested_youngs_pa;
+        run_frames(*gpu, params, 30);
+        run_frames(cpu, params, 30);
+        const float difference = max_distance(positions_of(*gpu), cpu.positions());
+        std::vector<glm::vec3> gpu_velocities;
+        gpu->read_velocities(gpu_velocities);
+        const float velocity_difference = max_distance(gpu_velocities, cpu.velocities());
+        std::printf("%s: GPU vs CPU after 30 frames: %.3e m, %.3e m/s\n", mesh->name.c_str(),
+                    difference, velocity_difference);
+        EXPECT_LT(difference, tolerance_m) << mesh->name;
+        EXPECT_LT(velocity_difference, 100.0f * tolerance_m) << mesh->name;
+        // And it did move: the comparison is not of two resting bodies.
+        EXPECT_GT(max_distance(cpu.positions(), mesh->rest_positions), 0.05f) << mesh->name;
+    }
+}
+
+TEST_F(GpuSolverTest, TwoRunsAreBitIdentical)
+{
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::torus);
+    std::vector<glm::vec3> runs[2];
+    for (std::vector<glm::vec3>& result : runs) {
+        std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+        ASSERT_TRUE(gpu);
+        gpu->load(mesh);
+        run_frames(*gpu, SimParams(), 40);
+        result = positions_of(*gpu);
+    }
+    ASSERT_EQ(runs[0].size(), runs[1].size());
+    EXPECT_EQ(std::memcmp(runs[0].data(), runs[1].data(), runs[0].size() * sizeof(glm::vec3)), 0);
+}
+
+TEST_F(GpuSolverTest, RestPoseWithoutGravityDoesNotMove)
+{
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
+    std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+    ASSERT_TRUE(gpu);
+    gpu->load(mesh);
+    run_frames(*gpu, free_space_params(), 60);
+    EXPECT_LT(max_distance(positions_of(*gpu), mesh->rest_positions), 1e-5f);
+}
+
+TEST_F(GpuSolverTest, MirroredMeshRecovers)
+{
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
+    std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+    ASSERT_TRUE(gpu);
+    gpu->load(mesh);
+    std::vector<glm::vec3> mirrored = mesh->rest_positions;
+    for (glm::vec3& p : mirrored) p.x = -p.x;
+    gpu->set_state(mirrored, std::vector<glm::vec3>(mirrored.size(), glm::vec3(0.0f)));
+    ASSERT_EQ(compute_stats(*mesh, positions_of(*gpu), {}).inverted_tets, mesh->tet_count());
+    SimParams params = free_space_params();
+    params.air_damping_per_s = 2.0f;
+    run_frames(*gpu, params, 120);
+    const SimStats stats = compute_stats(*mesh, positions_of(*gpu), {});
+    EXPECT_EQ(stats.nan_count, 0u);
+    EXPECT_EQ(stats.inverted_tets, 0u);
+}
+
+TEST_F(GpuSolverTest, DroppedBodiesStayAboveTheGround)
+{
+    for (PresetId id : {PresetId::cube, PresetId::torus}) {
+        std::shared_ptr<const TetMesh> mesh = preset_mesh(id);
+        std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+        ASSERT_TRUE(gpu);
+        gpu->load(mesh);
+        SimParams params;
+        params.youngs_modulus_pa = preset_info(id).suggested_youngs_pa;
+        float lowest = INFINITY;
+        for (int frame = 0; frame < 90; ++frame) {
+            gpu->step_frame(params);
+            if (frame % 10 == 9) {
+                lowest = std::min(lowest, compute_stats(*mesh, positions_of(*gpu), {}).min_y_m);
+            }
+        }
+        EXPECT_GE(lowest, 0.0f) << mesh->name;
+        EXPECT_LT(lowest, 1e-3f) << mesh->name << " reached the ground";
+    }
+}
