@@ -1,0 +1,13 @@
+#version 430 core
+// Triangle edges over the shaded body: a dark shade of the body colour, so
+// that the mesh reads without shouting.
+#include "render_common.glsl"
+
+in vec3 v_world;
+in vec3 v_normal;
+out vec4 out_color;
+
+void main()
+{
+    out_color = finish_color(apply_fog(u_body_color.rgb * 0.12, v_world));
+}

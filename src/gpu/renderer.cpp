@@ -1,0 +1,274 @@
+#include "gpu/renderer.h"
+
+
+#include <cmath>
+
+namespace {
+
+// Binding points and units shared with shaders/render_common.glsl and
+// shaders/render_shadow_lookup.glsl.
+constexpr GLuint kFrameUniformBinding = 7;
+constexpr GLuint kShadowCompareUnit = 0;
+constexpr GLuint kShadowDepthUnit = 1;
+
+constexpr int kShadowMapTexels = 2048;
+// The widest soft-shadow filter, metres (render_shadow_lookup.glsl); the
+// shadow frustum keeps this margin so that filter taps stay inside the map.
+constexpr float kMaxPenumbraM = 0.12f;
+
+// Sun: 57 degrees up, from -x and a little +z, so that from a camera on the
+// +z side the tops and one flank are lit and the shadow falls off to the side
+// where it can be seen. Radiance in linear units, a touch warm; the sky
+// fills in cooler light.
+const glm::vec3 kToSun = glm::normalize(glm::vec3(-0.55f, 1.0f, 0.35f));
+const glm::vec3 kSunRadiance(2.7f, 2.55f, 2.3f);
+
+// Mirrors `RenderFrame` in render_common.glsl (std140: mat4 and vec4 only).
+struct FrameUniforms {
+    glm::mat4 view_projection;
+    glm::mat4 inverse_view_projection;
+    glm::mat4 light_view_projection;
+    glm::vec4 eye_position;
+    glm::vec4 to_sun;
+    glm::vec4 sun_radiance;
+    glm::vec4 body_color;
+    glm::vec4 body_sphere;
+    glm::vec4 shadow_extent;
+    glm::vec4 output_encoding;
+};
+static_assert(sizeof(FrameUniforms) == 3 * 64 + 7 * 16, "std140 layout of RenderFrame");
+
+float srgb_to_linear(float c)
+{
+    return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+}
+
+// Whether the bound draw framebuffer stores sRGB: then the hardware encodes.
+bool draw_framebuffer_is_srgb()
+{
+    GLint buffer = GL_NONE;
+    glGetIntegerv(GL_DRAW_BUFFER0, &buffer);
+    if (buffer == GL_NONE) {
+        return false;
+    }
+    // The default framebuffer answers for its left buffers only.
+    GLenum attachment = static_cast<GLenum>(buffer);
+    if (attachment == GL_BACK) {
+        attachment = GL_BACK_LEFT;
+    } else if (attachment == GL_FRONT) {
+        attachment = GL_FRONT_LEFT;
+    }
+    GLint encoding = GL_LINEAR;
+    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, attachment,
+                                          GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING, &encoding);
+    return encoding == GL_SRGB;
+}
+
+// Bounds that are empty or not finite (no body yet) become a small box at
+// the origin, so that the shadow frustum stays well defined.
+void sanitise_bounds(glm::vec3& lo, glm::vec3& hi)
+{
+    const bool finite = glm::all(glm::equal(lo, lo)) && glm::all(glm::equal(hi, hi)) &&
+                        glm::all(glm::lessThan(glm::abs(lo), glm::vec3(1e6f))) &&
+                        glm::all(glm::lessThan(glm::abs(hi), glm::vec3(1e6f)));
+    if (!finite || glm::any(glm::greaterThan(lo, hi))) {
+        lo = glm::vec3(-0.5f, 0.0f, -0.5f);
+        hi = glm::vec3(0.5f, 1.0f, 0.5f);
+    }
+}
+
+}  // namespace
+
+glm::vec3 Renderer::sun_direction() { return kToSun; }
+
+Result<std::unique_ptr<Renderer>> Renderer::create(const ShaderLibrary& shaders)
+{
+    using R = Result<std::unique_ptr<Renderer>>;
+    std::unique_ptr<Renderer> renderer(new Renderer());
+    struct ProgramSpec {
+        GlProgram* program;
+        const char* vertex;
+        const char* fragment;
+    };
+    const ProgramSpec specs[] = {
+        {&renderer->sky_program_, "render_sky.vert", "render_sky.frag"},
+        {&renderer->ground_program_, "render_ground.vert", "render_ground.frag"},
+        {&renderer->surface_program_, "render_surface.vert", "render_surface.frag"},
+        {&renderer->wire_program_, "render_surface.vert", "render_wire.frag"},
+        {&renderer->shadow_program_, "render_shadow.vert", "render_shadow.frag"},
+    };
+    for (const ProgramSpec& spec : specs) {
+        Result<GlProgram> program = shaders.render_program(spec.vertex, spec.fragment);
+        if (!program) {
+            return R::failure(program.error());
+        }
+        *spec.program = std::move(program).value();
+    }
+
+    Result<std::unique_ptr<ShadowMap>> shadow_map = ShadowMap::create(kShadowMapTexels);
+    if (!shadow_map) {
+        return R::failure(shadow_map.error());
+    }
+    renderer->shadow_map_ = std::move(shadow_map).value();
+
+    GLuint name = 0;
+    glGenVertexArrays(1, &name);
+    renderer->body_vertex_array_ = GlVertexArray(name);
+    glGenVertexArrays(1, &name);
+    renderer->empty_vertex_array_ = GlVertexArray(name);
+
+    renderer->frame_uniforms_ = make_buffer();
+    glBindBuffer(GL_UNIFORM_BUFFER, renderer->frame_uniforms_.get());
+    glBufferData(GL_UNIFORM_BUFFER, sizeof(FrameUniforms), nullptr, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    return R(std::move(renderer));
+}
+
+void Renderer::draw(const BodyDrawData& body, const CameraView& camera,
+                    glm::ivec2 framebuffer_size, const RenderOptions& options)
+{
+    if (framebuffer_size.x <= 0 || framebuffer_size.y <= 0) {
+        return;
+    }
+    GLint target_framebuffer = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target_framebuffer);
+    const bool hardware_srgb = draw_framebuffer_is_srgb();
+    const bool has_body = body.index_count > 0 && body.position_buffer != 0 &&
+                          body.normal_buffer != 0 && body.triangle_buffer != 0;
+
+    // The solver writes positions and normals from compute shaders; make
+    // those writes visible to vertex fetch (the solver may already have).
+    glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT);
+
+    glm::vec3 bounds_min = body.bounds_min;
+    glm::vec3 bounds_max = body.bounds_max;
+    sanitise_bounds(bounds_min, bounds_max);
+    const SunFrustum sun =
+        fit_sun_frustum(kToSun, bounds_min, bounds_max, kShadowMapTexels, kMaxPenumbraM);
+
+    FrameUniforms frame;
+    frame.view_projection = camera.projection * camera.view;
+    frame.inverse_view_projection = glm::inverse(frame.view_projection);
+    frame.light_view_projection = sun.view_projection;
+    frame.eye_position = glm::vec4(camera.eye, 1.0f);
+    frame.to_sun = glm::vec4(kToSun, 0.0f);
+    frame.sun_radiance = glm::vec4(kSunRadiance, 0.0f);
+    frame.body_color = glm::vec4(srgb_to_linear(options.body_color.r),
+                                 srgb_to_linear(options.body_color.g),
+                                 srgb_to_linear(options.body_color.b), 1.0f);
+    // The body as a sphere, for the soft darkening of the ground beneath it:
+    // centred in the bounds, as big as their mean half-extent.
+    const glm::vec3 half_extent = 0.5f * (bounds_max - bounds_min);
+    const float sphere_radius_m =
+        has_body ? (half_extent.x + half_extent.y + half_extent.z) / 3.0f : 0.0f;
+    frame.body_sphere = glm::vec4(0.5f * (bounds_min + bounds_max), sphere_radius_m);
+    frame.shadow_extent = glm::vec4(sun.extent_m, sun.depth_range_m, 1.0f / kShadowMapTexels);
+    frame.output_encoding = glm::vec4(hardware_srgb ? 0.0f : 1.0f, 0.0f, 0.0f, 0.0f);
+    glBindBuffer(GL_UNIFORM_BUFFER, frame_uniforms_.get());
+    glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof frame, &frame);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    glBindBufferBase(GL_UNIFORM_BUFFER, kFrameUniformBinding, frame_uniforms_.get());
+
+    // Whatever the caller (or Dear ImGui last frame) left on.
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_BLEND);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_STENCIL_TEST);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glDepthMask(GL_TRUE);
+    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+
+    if (has_body) {
+        glBindVertexArray(body_vertex_array_.get());
+        glBindBuffer(GL_ARRAY_BUFFER, body.position_buffer);
+        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 16, nullptr);
+        glEnableVertexAttribArray(0);
+        glBindBuffer(GL_ARRAY_BUFFER, body.normal_buffer);
+        glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 16, nullptr);
+        glEnableVertexAttribArray(1);
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, body.triangle_buffer);
+    }
+
+    // 1. Shadow map. Cleared even without a body, so that nothing stale casts.
+    shadow_map_->bind_for_drawing();
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    if (has_body) {
+        draw_shadow_pass(body);
+    }
+
+    // 2. The picture, into the caller's framebuffer.
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(target_framebuffer));
+    glViewport(0, 0, framebuffer_size.x, framebuffer_size.y);
+    if (hardware_srgb) {
+        glEnable(GL_FRAMEBUFFER_SRGB);
+    } else {
+        glDisable(GL_FRAMEBUFFER_SRGB);
+    }
+    glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    shadow_map_->bind_for_sampling(kShadowCompareUnit, kShadowDepthUnit);
+
+    // Sky: a full-screen triangle behind everything, no depth.
+    glDisable(GL_DEPTH_TEST);
+    glDepthMask(GL_FALSE);
+    glBindVertexArray(empty_vertex_array_.get());
+    glUseProgram(sky_program_.get());
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDepthMask(GL_TRUE);
+    glEnable(GL_DEPTH_TEST);
+
+    // Ground: one quad made in the vertex shader.
+    glUseProgram(ground_program_.get());
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+
+    if (has_body) {
+        draw_body(body, options);
+    }
+
+    // Leave a plain state behind for Dear ImGui and the caller.
+    shadow_map_->unbind_from_sampling(kShadowCompareUnit, kShadowDepthUnit);
+    glUseProgram(0);
+    glBindVertexArray(0);
+    glDisable(GL_FRAMEBUFFER_SRGB);
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    glDisable(GL_POLYGON_OFFSET_LINE);
+    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    glDepthFunc(GL_LESS);
+}
+
+void Renderer::draw_shadow_pass(const BodyDrawData& body)
+{
+    // No culling: a squashed body may turn triangles inside out, and both
+    // sides must cast. Slope-scaled offset pushes depths back where the
+    // surface is steep to the light, which is where acne starts.
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(2.0f, 4.0f);
+    glUseProgram(shadow_program_.get());
+    glDrawElements(GL_TRIANGLES, body.index_count, GL_UNSIGNED_INT, nullptr);
+    glDisable(GL_POLYGON_OFFSET_FILL);
+}
+
+void Renderer::draw_body(const BodyDrawData& body, const RenderOptions& options)
+{
+    glBindVertexArray(body_vertex_array_.get());
+    if (options.wireframe) {
+        // Push the fill back a little so the edge lines win the depth test.
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(1.0f, 1.0f);
+    }
+    glUseProgram(surface_program_.get());
+    glDrawElements(GL_TRIANGLES, body.index_count, GL_UNSIGNED_INT, nullptr);
+    glDisable(GL_POLYGON_OFFSET_FILL);
+
+    if (options.wireframe) {
+        glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+        glDepthFunc(GL_LEQUAL);
+        glUseProgram(wire_program_.get());
+        glDrawElements(GL_TRIANGLES, body.index_count, GL_UNSIGNED_INT, nullptr);
+        glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+        glDepthFunc(GL_LESS);
+    }
+}

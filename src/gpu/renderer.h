@@ -1,0 +1,70 @@
+// Draws the scene: sky, ground and the soft body, lit by a sun with soft
+// shadows. The body is drawn straight from the simulation's GPU buffers.
+//
+// Colour handling: all lighting is done in linear space. When the draw
+// framebuffer is sRGB-encoded (the OffscreenTarget's GL_SRGB8_ALPHA8, or an
+// sRGB-capable window), draw() enables GL_FRAMEBUFFER_SRGB and lets the
+// hardware encode; otherwise the shaders encode to sRGB themselves. Either
+// way the picture looks the same. draw() disables GL_FRAMEBUFFER_SRGB again
+// before returning, because Dear ImGui's colours are already sRGB values and
+// must be written unchanged.
+#pragma once
+
+#include "core/result.h"
+#include "gpu/camera_view.h"
+#include "gpu/gl_objects.h"
+#include "gpu/shader_library.h"
+#include "gpu/shadow_map.h"
+
+#include <glm/glm.hpp>
+
+#include <memory>
+
+// The simulation's own GPU buffers, drawn directly (no copies).
+struct BodyDrawData {
+    GLuint position_buffer = 0;  // vec4 per vertex (xyz = position in metres, w unused), stride 16 bytes
+    GLuint normal_buffer = 0;    // vec4 per vertex (xyz = unit normal), stride 16 bytes
+    GLuint triangle_buffer = 0;  // uint32 indices, 3 per surface triangle, counter-clockwise seen from outside
+    GLsizei index_count = 0;     // 3 * triangles
+    // Rough world bounds of the body, for fitting the shadow map; may be a
+    // frame or so stale (the renderer pads them).
+    glm::vec3 bounds_min{0.0f};
+    glm::vec3 bounds_max{0.0f};
+};
+
+struct RenderOptions {
+    bool wireframe = false;                        // triangle edges over the shaded surface
+    glm::vec3 body_color{0.95f, 0.45f, 0.25f};     // sRGB, as a colour picker shows it
+};
+
+class Renderer {
+public:
+    static Result<std::unique_ptr<Renderer>> create(const ShaderLibrary& shaders);
+
+    // Draws ground + body with shadows into the currently bound draw
+    // framebuffer of the given size. Returns at once for a zero size (a
+    // minimised window). Reads nothing back from the GPU. Leaves the caller's
+    // framebuffer bound, no program, no vertex array, fill mode, no blending,
+    // and texture unit 0 active.
+    void draw(const BodyDrawData& body, const CameraView& camera, glm::ivec2 framebuffer_size,
+              const RenderOptions& options);
+
+    // Unit vector from the ground toward the sun, world space: where shadows
+    // fall (the tests look for the body's shadow along it).
+    static glm::vec3 sun_direction();
+
+private:
+    Renderer() = default;
+    void draw_shadow_pass(const BodyDrawData& body);
+    void draw_body(const BodyDrawData& body, const RenderOptions& options);
+
+    GlProgram sky_program_;
+    GlProgram ground_program_;
+    GlProgram surface_program_;
+    GlProgram wire_program_;
+    GlProgram shadow_program_;
+    GlVertexArray body_vertex_array_;
+    GlVertexArray empty_vertex_array_;  // core profile draws need one even without attributes
+    GlBuffer frame_uniforms_;
+    std::unique_ptr<ShadowMap> shadow_map_;
+};
