@@ -70,6 +70,21 @@ for args, flag in [(["--headless", "--frames", "ten"], "--frames"),
     check(result.returncode == 2, f"{args} exit code {result.returncode}, expected 2")
     check(flag in result.stderr, f"{args} message names {flag}: {result.stderr.strip()}")
 
+# The GPU solver headless, with a screenshot of the real renderer offscreen.
+shot_path = workdir / "cli_beam.png"
+result = run("--headless", "--solver", "gpu", "--preset", "beam", "--frames", "120",
+             "--screenshot", str(shot_path), "--stats", str(stats_path))
+print(result.stdout, result.stderr)
+if result.returncode != 0 and "no OpenGL context" in result.stderr:
+    print("SKIP: no OpenGL context here:", result.stderr.strip())
+else:
+    check(result.returncode == 0, f"gpu headless run exit code {result.returncode}")
+    stats = json.loads(stats_path.read_text())
+    check(stats["solver"] == "gpu" and stats["nan_count"] == 0, "gpu run is sane")
+    png = shot_path.read_bytes() if shot_path.exists() else b""
+    check(png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10000,
+          f"screenshot is a PNG with content ({len(png)} bytes)")
+
 result = run("--help")
 check(result.returncode == 0 and "--dump-positions" in result.stdout, "--help lists the flags")
 

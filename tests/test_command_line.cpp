@@ -16,9 +16,9 @@ TEST(CommandLine, ParsesTheHeadlessFlags)
     ASSERT_TRUE(r.ok()) << r.error();
     const Options& o = r.value();
     EXPECT_TRUE(o.headless);
-    EXPECT_EQ(o.solver, "cpu");
+    EXPECT_EQ(o.solver_or_default(), "cpu");
     EXPECT_EQ(o.preset, PresetId::beam);
-    EXPECT_EQ(o.frames, 42);
+    EXPECT_EQ(o.frames_or_default(), 42);
     EXPECT_EQ(o.stats_path, "s.json");
     EXPECT_EQ(o.dump_positions_path, "p.txt");
     const SimParams p = params_from_options(o);
@@ -27,6 +27,21 @@ TEST(CommandLine, ParsesTheHeadlessFlags)
     EXPECT_FLOAT_EQ(p.youngs_modulus_pa, 2.5e6f);
     EXPECT_FLOAT_EQ(p.poisson_ratio, 0.45f);
     EXPECT_FLOAT_EQ(p.air_damping_per_s, 0.5f);
+}
+
+TEST(CommandLine, WindowDefaultsToTheGpuSolver)
+{
+    Result<Options> window = parse_command_line({"--preset", "torus", "--size", "800x600"});
+    ASSERT_TRUE(window.ok()) << window.error();
+    EXPECT_FALSE(window.value().headless);
+    EXPECT_EQ(window.value().solver_or_default(), "gpu");
+    EXPECT_FALSE(window.value().frames.has_value());
+    EXPECT_EQ(window.value().size, glm::ivec2(800, 600));
+    Result<Options> headless = parse_command_line({"--headless", "--screenshot", "a.png"});
+    ASSERT_TRUE(headless.ok());
+    EXPECT_EQ(headless.value().solver_or_default(), "cpu");
+    EXPECT_EQ(headless.value().frames_or_default(), 300);
+    EXPECT_EQ(headless.value().screenshot_path, "a.png");
 }
 
 TEST(CommandLine, DefaultsUseThePresetsStiffness)
@@ -49,6 +64,7 @@ TEST(CommandLine, RefusesBadFlagsNamingThem)
         {{"--poisson", "-0.1"}, "--poisson"},   {{"--damping", "-1"}, "--damping"},
         {{"--preset", "teapot"}, "--preset"},   {{"--solver", "magic"}, "--solver"},
         {{"--stats"}, "--stats"},               {{"--wobble"}, "--wobble"},
+        {{"--size", "800"}, "--size"},          {{"--size", "0x600"}, "--size"},
     };
     for (const auto& [args, flag] : bad) {
         Result<Options> r = parse_command_line(args);

@@ -54,18 +54,19 @@ std::string preset_names()
 std::string usage_text()
 {
     std::ostringstream out;
-    out << "usage: softbody --headless [options]\n"
+    out << "usage: softbody [options]             open the window\n"
+           "       softbody --headless [options]  simulate without a window\n"
            "\n"
-           "Real-time tetrahedral XPBD soft bodies. The interactive window is not\n"
-           "built yet; --headless runs the simulation without one.\n"
+           "Real-time tetrahedral XPBD soft bodies.\n"
            "\n"
            "  --headless              run without a window, print a summary, exit\n"
-           "  --solver cpu|gpu        solver to use (default cpu); gpu runs the compute\n"
-           "                          shaders in a surfaceless EGL context\n"
+           "  --solver cpu|gpu        solver (default: gpu in the window, cpu headless);\n"
+           "                          headless gpu runs in a surfaceless EGL context\n"
            "  --preset NAME           body: "
         << preset_names()
         << " (default cube)\n"
-           "  --frames N              frames of 1/60 s to simulate (default 300)\n"
+           "  --frames N              frames of 1/60 s to simulate (headless default 300;\n"
+           "                          in the window: quit after N frames)\n"
            "  --substeps S            substeps per frame, 1-"
         << ParamLimits::max_substeps
         << " (default 10)\n"
@@ -79,6 +80,8 @@ std::string usage_text()
            "  --damping PER_S         air damping per second (default 0.1)\n"
            "  --stats FILE.json       write summary figures as JSON\n"
            "  --dump-positions FILE   write the final positions, one 'x y z' line per vertex\n"
+           "  --screenshot FILE.png   render the last frame to a PNG (headless: offscreen)\n"
+           "  --size WxH              window or screenshot size in pixels (default 1280x720)\n"
            "  --help                  show this text\n";
     return out.str();
 }
@@ -98,7 +101,7 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
         }
         static const char* const kValueFlags[] = {
             "--solver", "--preset", "--frames", "--substeps", "--iterations", "--youngs",
-            "--poisson", "--damping", "--stats", "--dump-positions"};
+            "--poisson", "--damping", "--stats", "--dump-positions", "--screenshot", "--size"};
         bool takes_value = false;
         for (const char* known : kValueFlags) {
             takes_value = takes_value || flag == known;
@@ -135,7 +138,7 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
                 return bad("expected an integer from " + std::to_string(lo) + " to " +
                            std::to_string(hi));
             }
-            int& target = flag == "--frames"     ? options.frames
+            int& target = flag == "--frames"     ? options.frames.emplace()
                           : flag == "--substeps" ? options.substeps.emplace()
                                                  : options.iterations.emplace();
             target = static_cast<int>(*n);
@@ -164,6 +167,17 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
             options.stats_path = value;
         } else if (flag == "--dump-positions") {
             options.dump_positions_path = value;
+        } else if (flag == "--screenshot") {
+            options.screenshot_path = value;
+        } else if (flag == "--size") {
+            const size_t x = value.find('x');
+            std::optional<long long> w = parse_integer(value.substr(0, x));
+            std::optional<long long> h =
+                x == std::string::npos ? std::nullopt : parse_integer(value.substr(x + 1));
+            if (!w || !h || *w < 16 || *h < 16 || *w > 8192 || *h > 8192) {
+                return bad("expected WIDTHxHEIGHT, each 16 to 8192 pixels");
+            }
+            options.size = glm::ivec2(static_cast<int>(*w), static_cast<int>(*h));
         }
     }
     return options;

@@ -6,6 +6,8 @@
 #include "core/result.h"
 #include "core/sim_params.h"
 
+#include <glm/glm.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,9 +15,9 @@
 struct Options {
     bool help = false;
     bool headless = false;
-    std::string solver = "cpu";
+    std::optional<std::string> solver;  // default: cpu headless, gpu in the window
     PresetId preset = PresetId::cube;
-    int frames = 300;
+    std::optional<int> frames;          // default 300 headless; the window runs until closed
     std::optional<int> substeps;
     std::optional<int> iterations;
     std::optional<float> youngs_modulus_pa;
@@ -23,6 +25,11 @@ struct Options {
     std::optional<float> damping_per_s;
     std::string stats_path;           // --stats FILE.json
     std::string dump_positions_path;  // --dump-positions FILE
+    std::string screenshot_path;      // --screenshot FILE.png
+    glm::ivec2 size{1280, 720};       // --size WxH: window or offscreen image, pixels
+
+    std::string solver_or_default() const { return solver.value_or(headless ? "cpu" : "gpu"); }
+    int frames_or_default() const { return frames.value_or(300); }
 };
 
 // Parses argv[1..]. A failure names the flag and what is wrong with it.

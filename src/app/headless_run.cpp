@@ -1,5 +1,6 @@
 #include "app/headless_run.h"
 
+#include "app/offscreen_screenshot.h"
 #include "app/stats_json.h"
 #include "core/cpu_solver.h"
 #include "core/presets.h"
@@ -58,15 +59,18 @@ int run_headless(const Options& options)
     // The GL context must outlive the solver that owns GL objects.
     std::unique_ptr<HeadlessGlContext> context;
     std::unique_ptr<Solver> solver;
-    if (options.solver == "gpu") {
+    // A screenshot needs GL even when the CPU solver runs.
+    const bool needs_gl = options.solver_or_default() == "gpu" || !options.screenshot_path.empty();
+    if (needs_gl) {
         Result<std::unique_ptr<HeadlessGlContext>> created = HeadlessGlContext::create();
         if (!created) {
-            std::cerr << "softbody: no OpenGL context for the GPU solver: " << created.error()
-                      << "\n";
+            std::cerr << "softbody: no OpenGL context: " << created.error() << "\n";
             return 1;
         }
         context = std::move(created).value();
         std::cerr << "softbody: OpenGL " << context->description() << "\n";
+    }
+    if (options.solver_or_default() == "gpu") {
         Result<std::unique_ptr<GpuSolver>> gpu = GpuSolver::create(ShaderLibrary());
         if (!gpu) {
             std::cerr << "softbody: " << gpu.error() << "\n";
@@ -78,10 +82,11 @@ int run_headless(const Options& options)
     }
     solver->load(mesh);
     const auto start = std::chrono::steady_clock::now();
-    for (int frame = 0; frame < options.frames; ++frame) {
+    const int frames = options.frames_or_default();
+    for (int frame = 0; frame < frames; ++frame) {
         solver->step_frame(params);
     }
-    if (context) {
+    if (options.solver_or_default() == "gpu") {
         glFinish();  // wall time of the GPU work, not of queuing it
     }
     const double elapsed_ms =
@@ -93,9 +98,9 @@ int run_headless(const Options& options)
     report.solver = solver->name();
     report.vertices = mesh->vertex_count();
     report.tets = mesh->tet_count();
-    report.frames = options.frames;
+    report.frames = frames;
     report.params = params;
-    report.ms_per_frame = options.frames > 0 ? elapsed_ms / options.frames : 0.0;
+    report.ms_per_frame = frames > 0 ? elapsed_ms / frames : 0.0;
     std::vector<glm::vec3> positions;
     std::vector<glm::vec3> velocities;
     solver->read_positions(positions);
@@ -118,6 +123,16 @@ int run_headless(const Options& options)
     if (!options.dump_positions_path.empty()) {
         written = write_file(options.dump_positions_path, positions_text(positions)) &&
                   written;
+    }
+    if (!options.screenshot_path.empty()) {
+        Result<bool> shot =
+            render_offscreen_screenshot(options.screenshot_path, options.size, *solver);
+        if (shot) {
+            std::printf("  screenshot written to %s\n", options.screenshot_path.c_str());
+        } else {
+            std::cerr << "softbody: " << shot.error() << "\n";
+            written = false;
+        }
     }
     return written ? 0 : 1;
 }

@@ -1,6 +1,8 @@
 // softbody: entry point. Parses the command line and runs the chosen mode.
 #include "app/command_line.h"
 #include "app/headless_run.h"
+#include "app/log.h"
+#include "app/window_app.h"
 
 #include <iostream>
 #include <string>
@@ -19,10 +21,9 @@ int main(int argc, char** argv)
         std::cout << usage_text();
         return 0;
     }
-    if (!options.headless) {
-        std::cerr << "softbody: the interactive window is not built yet; run with --headless "
-                     "(see --help)\n";
-        return 2;
+    if (options.headless) {
+        return run_headless(options);
     }
-    return run_headless(options);
+    setup_logging();
+    return run_window_app(options);
 }

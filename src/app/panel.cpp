@@ -1,0 +1,132 @@
+#include "app/panel.h"
+
+#include "app/log.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace {
+
+struct MaterialPreset {
+    const char* name;
+    float youngs_modulus_pa;
+    float poisson_ratio;
+};
+
+// Named starting points. Real gelatine is ~1e4 Pa; "jelly" here is stiffer
+// so that a 0.5 m body holds its shape under its own weight.
+constexpr MaterialPreset kMaterials[] = {
+    {"Jelly", 1.0e5f, 0.30f},
+    {"Soft rubber", 1.0e6f, 0.45f},
+    {"Stiff rubber", 1.0e7f, 0.45f},
+    {"Plastic", 1.0e8f, 0.35f},
+};
+
+void material_section(PanelState& s)
+{
+    SimParams& p = s.params;
+    ImGui::SliderFloat("Young's modulus", &p.youngs_modulus_pa, 1.0e3f, 1.0e8f, "%.3g Pa",
+                       ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("Poisson ratio", &p.poisson_ratio, 0.0f, ParamLimits::max_poisson, "%.3f");
+    ImGui::SliderFloat("Density", &p.density_kg_m3, 100.0f, 5000.0f, "%.0f kg/m^3",
+                       ImGuiSliderFlags_Logarithmic);
+    for (const MaterialPreset& m : kMaterials) {
+        if (ImGui::Button(m.name)) {
+            p.youngs_modulus_pa = m.youngs_modulus_pa;
+            p.poisson_ratio = m.poisson_ratio;
+        }
+        ImGui::SameLine();
+    }
+    ImGui::NewLine();
+}
+
+void solver_section(PanelState& s, const Scene& scene)
+{
+    SimParams& p = s.params;
+    int solver = scene.solver_kind() == SolverKind::gpu ? 0 : 1;
+    if (ImGui::RadioButton("GPU", solver == 0)) s.solver_requested = SolverKind::gpu;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("CPU", solver == 1)) s.solver_requested = SolverKind::cpu;
+    if (!scene.compute_available()) {
+        ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f),
+                           "No compute shaders (OpenGL < 4.3): CPU solver,\n"
+                           "positions uploaded every frame.");
+    }
+    ImGui::SliderInt("Substeps", &p.substeps, 1, ParamLimits::max_substeps);
+    ImGui::SliderInt("Iterations", &p.iterations, 1, 64);
+    ImGui::SliderFloat("Jacobi weight k", &p.jacobi_k, 0.5f, 4.0f, "%.2f");
+    ImGui::SliderFloat("Gravity", &p.gravity_m_s2.y, -30.0f, 0.0f, "%.2f m/s^2");
+    ImGui::SliderFloat("Air damping", &p.air_damping_per_s, 0.0f, 5.0f, "%.2f /s");
+    ImGui::SliderFloat("Static friction", &p.static_friction, 0.0f, 2.0f, "%.2f");
+    ImGui::SliderFloat("Dynamic friction", &p.dynamic_friction, 0.0f, 2.0f, "%.2f");
+    if (scene.solver_kind() == SolverKind::gpu && ImGui::Button("Reload shaders (F5)")) {
+        s.reload_shaders_requested = true;
+    }
+}
+
+void stats_section(PanelState& s, const Scene& scene)
+{
+    ImGui::Text("%.0f fps, %.2f ms per displayed frame", s.display_fps, s.frame_ms);
+    ImGui::Text("simulation %.2f ms per 1/60 s step (%s)", s.simulation_ms, s.simulation_timing);
+    if (!s.simulation_ms_history.empty()) {
+        const float top = *std::max_element(s.simulation_ms_history.begin(),
+                                            s.simulation_ms_history.end());
+        ImGui::PlotLines("##simms", s.simulation_ms_history.data(),
+                         static_cast<int>(s.simulation_ms_history.size()), 0, "simulation ms",
+                         0.0f, std::max(top * 1.2f, 1.0f), ImVec2(0, 60));
+    }
+    const TetMesh& mesh = scene.mesh();
+    ImGui::Text("%zu vertices, %zu tets, %zu surface triangles", mesh.vertex_count(),
+                mesh.tet_count(), mesh.surface_triangles.size());
+    ImGui::TextWrapped("OpenGL %s", s.gl_description.c_str());
+}
+
+}  // namespace
+
+void push_history(std::vector<float>& history, float value, size_t capacity)
+{
+    if (history.size() >= capacity) {
+        history.erase(history.begin());
+    }
+    history.push_back(value);
+}
+
+void draw_panel(PanelState& s, const Scene& scene)
+{
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
+    ImGui::Begin("softbody");
+    ImGui::PushItemWidth(ImGui::GetFontSize() * -11.0f);  // room for the labels
+
+    for (const Preset& p : all_presets()) {
+        if (ImGui::RadioButton(p.name, scene.preset() == p.id)) s.preset_requested = p.id;
+        ImGui::SameLine();
+    }
+    ImGui::NewLine();
+    if (ImGui::Button("Reset (R)")) s.reset_requested = true;
+    ImGui::SameLine();
+    if (ImGui::Button(s.paused ? "Run (Space)" : "Pause (Space)")) s.paused = !s.paused;
+    ImGui::SameLine();
+    if (ImGui::Button("Step (N)")) s.step_requested = true;
+    ImGui::Checkbox("Wireframe (W)", &s.wireframe);
+
+    if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) material_section(s);
+    if (ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) solver_section(s, scene);
+    if (ImGui::CollapsingHeader("Statistics", ImGuiTreeNodeFlags_DefaultOpen)) {
+        stats_section(s, scene);
+    }
+    if (!s.solver_note.empty()) {
+        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "%s", s.solver_note.c_str());
+    }
+    if (ImGui::CollapsingHeader("Messages")) {
+        for (const std::string& line : recent_log_lines(12)) {
+            ImGui::TextWrapped("%s", line.c_str());
+        }
+    }
+    ImGui::TextDisabled("Right drag orbit, middle drag pan, wheel zoom.\n"
+                        "1-3 presets, F12 screenshot, Esc quit.");
+    ImGui::PopItemWidth();
+    ImGui::End();
+}

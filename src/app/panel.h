@@ -1,0 +1,40 @@
+// The Dear ImGui control panel: presets, run controls, material, solver,
+// statistics and recent messages. It edits PanelState; the application
+// acts on the requests it leaves there.
+#pragma once
+
+#include "app/scene.h"
+#include "core/sim_params.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+struct PanelState {
+    // Edited live.
+    SimParams params;
+    bool paused = false;
+    bool wireframe = false;
+
+    // Requests, cleared by the application once handled.
+    bool step_requested = false;
+    bool reset_requested = false;
+    bool reload_shaders_requested = false;
+    bool screenshot_requested = false;
+    std::optional<PresetId> preset_requested;
+    std::optional<SolverKind> solver_requested;
+
+    // Shown.
+    double display_fps = 0.0;
+    double frame_ms = 0.0;
+    double simulation_ms = 0.0;           // per simulated frame
+    const char* simulation_timing = "";   // how it was measured
+    std::vector<float> simulation_ms_history;
+    std::string gl_description;
+    std::string solver_note;  // why a choice was not possible, if so
+};
+
+void draw_panel(PanelState& state, const Scene& scene);
+
+// Adds a sample to a bounded history for the scrolling plot.
+void push_history(std::vector<float>& history, float value, size_t capacity = 240);

@@ -1,0 +1,121 @@
+#include "app/scene.h"
+
+#include "core/cpu_solver.h"
+#include "gpu/gpu_solver.h"
+
+Scene::Scene(ShaderLibrary shaders, bool compute_available)
+    : shaders_(std::move(shaders)), compute_available_(compute_available)
+{
+    kind_ = compute_available ? SolverKind::gpu : SolverKind::cpu;
+}
+
+Result<std::unique_ptr<Solver>> Scene::make_solver(SolverKind kind)
+{
+    using R = Result<std::unique_ptr<Solver>>;
+    if (kind == SolverKind::cpu) {
+        return R(std::make_unique<CpuSolver>());
+    }
+    if (!compute_available_) {
+        return R::failure("the GPU solver needs OpenGL 4.3 compute shaders, which this context "
+                          "lacks; running on the CPU");
+    }
+    Result<std::unique_ptr<GpuSolver>> gpu = GpuSolver::create(shaders_);
+    if (!gpu) {
+        return R::failure(gpu.error());
+    }
+    return R(std::move(gpu).value());
+}
+
+Result<std::string> Scene::load_preset(PresetId id)
+{
+    Result<TetMesh> prepared = prepare_tet_mesh(make_preset_mesh(id));
+    if (!prepared) {
+        return Result<std::string>::failure(prepared.error());
+    }
+    std::string note;
+    Result<std::unique_ptr<Solver>> solver = make_solver(kind_);
+    if (!solver && kind_ == SolverKind::gpu) {
+        // Keep the program useful: fall back to the CPU solver.
+        note = solver.error() + " (running the CPU solver instead)";
+        kind_ = SolverKind::cpu;
+        solver = make_solver(kind_);
+    }
+    if (!solver) {
+        return Result<std::string>::failure(solver.error());
+    }
+    mesh_ = std::make_shared<const TetMesh>(std::move(prepared).value());
+    preset_ = id;
+    solver_ = std::move(solver).value();
+    reset();
+    return note;
+}
+
+void Scene::reset()
+{
+    solver_->load(mesh_);
+    cpu_buffers_ = kind_ == SolverKind::cpu ? std::make_unique<BodyBuffers>(*mesh_) : nullptr;
+    initial_min_ = glm::vec3(INFINITY);
+    initial_max_ = glm::vec3(-INFINITY);
+    for (const glm::vec3& p : mesh_->rest_positions) {
+        initial_min_ = glm::min(initial_min_, p);
+        initial_max_ = glm::max(initial_max_, p);
+    }
+}
+
+Result<bool> Scene::set_solver(SolverKind kind)
+{
+    if (kind == kind_ && solver_) {
+        return true;
+    }
+    Result<std::unique_ptr<Solver>> next = make_solver(kind);
+    if (!next) {
+        return Result<bool>::failure(next.error());
+    }
+    std::vector<glm::vec3> positions;
+    std::vector<glm::vec3> velocities;
+    solver_->read_positions(positions);
+    solver_->read_velocities(velocities);
+    solver_ = std::move(next).value();
+    solver_->load(mesh_);
+    solver_->set_state(positions, velocities);
+    kind_ = kind;
+    cpu_buffers_ = kind_ == SolverKind::cpu ? std::make_unique<BodyBuffers>(*mesh_) : nullptr;
+    return true;
+}
+
+Result<bool> Scene::reload_shaders()
+{
+    auto* gpu = dynamic_cast<GpuSolver*>(solver_.get());
+    if (gpu == nullptr) {
+        return Result<bool>::failure("the CPU solver runs no shaders");
+    }
+    return gpu->reload_shaders(shaders_);
+}
+
+void Scene::step_frame(const SimParams& params)
+{
+    solver_->step_frame(params);
+}
+
+BodyDrawData Scene::draw_data()
+{
+    BodyDrawData data{};
+    data.index_count = static_cast<GLsizei>(mesh_->surface_triangles.size() * 3);
+    // The shadow map is fitted to the region the body started in, padded by
+    // the distance it may travel: the body's bounds are not read back.
+    const glm::vec3 pad(3.0f, 0.5f, 3.0f);
+    data.bounds_min = glm::vec3(initial_min_.x, 0.0f, initial_min_.z) - pad;
+    data.bounds_max = initial_max_ + pad;
+    if (auto* gpu = dynamic_cast<GpuSolver*>(solver_.get())) {
+        data.position_buffer = gpu->position_buffer();
+        data.normal_buffer = gpu->normal_buffer();
+        data.triangle_buffer = gpu->triangle_buffer();
+        return data;
+    }
+    auto* cpu = static_cast<CpuSolver*>(solver_.get());
+    cpu_buffers_->upload(cpu->positions(), cpu->normals());
+    data.position_buffer = cpu_buffers_->position_buffer();
+    data.normal_buffer = cpu_buffers_->normal_buffer();
+    data.triangle_buffer = cpu_buffers_->triangle_buffer();
+    return data;
+}

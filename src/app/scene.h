@@ -1,0 +1,61 @@
+// What is being simulated: the current body (preset), its prepared mesh and
+// the solver running it, GPU or CPU. The window, the panel and the keys act
+// on the scene; it never crashes on a failure, it reports and keeps going.
+#pragma once
+
+#include "core/presets.h"
+#include "core/solver.h"
+#include "gpu/body_buffers.h"
+#include "gpu/renderer.h"
+#include "gpu/shader_library.h"
+
+#include <memory>
+#include <string>
+
+enum class SolverKind { gpu, cpu };
+
+class Scene {
+public:
+    // `compute_available`: the current GL context has compute shaders (4.3+).
+    Scene(ShaderLibrary shaders, bool compute_available);
+
+    // Builds and prepares the preset's mesh and starts it at its placed pose.
+    // On failure the current body keeps running and the error says why. The
+    // value is a note, empty unless something was worked around (no GPU
+    // solver: the CPU one runs instead).
+    Result<std::string> load_preset(PresetId id);
+    void reset();
+
+    // Switching hands the current state over (one read-back, on request).
+    // Asking for the GPU without compute shaders fails with the reason.
+    Result<bool> set_solver(SolverKind kind);
+    // Recompiles the GPU passes; on failure the previous ones keep running.
+    Result<bool> reload_shaders();
+
+    void step_frame(const SimParams& params);
+
+    // The buffers to draw. For the CPU solver this uploads its state.
+    BodyDrawData draw_data();
+
+    bool loaded() const { return solver_ != nullptr; }
+    PresetId preset() const { return preset_; }
+    SolverKind solver_kind() const { return kind_; }
+    const TetMesh& mesh() const { return *mesh_; }
+    bool compute_available() const { return compute_available_; }
+    // World bounds of the placed body at load, metres.
+    glm::vec3 initial_min() const { return initial_min_; }
+    glm::vec3 initial_max() const { return initial_max_; }
+
+private:
+    Result<std::unique_ptr<Solver>> make_solver(SolverKind kind);
+
+    ShaderLibrary shaders_;
+    bool compute_available_;
+    PresetId preset_ = PresetId::cube;
+    SolverKind kind_ = SolverKind::cpu;
+    std::shared_ptr<const TetMesh> mesh_;
+    std::unique_ptr<Solver> solver_;
+    std::unique_ptr<BodyBuffers> cpu_buffers_;  // only while the CPU solver runs
+    glm::vec3 initial_min_{0.0f};
+    glm::vec3 initial_max_{0.0f};
+};

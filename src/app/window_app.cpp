@@ -1,0 +1,352 @@
+#include "app/window_app.h"
+
+#include "app/frame_clock.h"
+#include "app/log.h"
+#include "app/orbit_camera.h"
+#include "app/panel.h"
+#include "app/scene.h"
+#include "app/screenshot.h"
+#include "gpu/gl_loader.h"
+#include "gpu/gpu_timer.h"
+#include "gpu/renderer.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include <chrono>
+#include <deque>
+
+namespace {
+
+// What the GLFW callbacks collect between two frames.
+struct InputEvents {
+    std::deque<int> keys;       // pressed keys
+    float scroll_steps = 0.0f;  // wheel
+};
+
+InputEvents& events_of(GLFWwindow* window)
+{
+    return *static_cast<InputEvents*>(glfwGetWindowUserPointer(window));
+}
+
+// Creates the window with the newest core context the driver gives:
+// 4.6, 4.5, 4.3 (compute shaders), and 3.3 as the last resort, where the
+// CPU solver runs and uploads positions every frame.
+GLFWwindow* create_window(glm::ivec2 size)
+{
+    for (const int version : {46, 45, 43, 33}) {
+        glfwDefaultWindowHints();
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, version / 10);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, version % 10);
+        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+        glfwWindowHint(GLFW_SAMPLES, 4);
+        glfwWindowHint(GLFW_SRGB_CAPABLE, GLFW_TRUE);
+        glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+        GLFWwindow* window =
+            glfwCreateWindow(size.x, size.y, "softbody: XPBD soft bodies", nullptr, nullptr);
+        if (window != nullptr) {
+            return window;
+        }
+        spdlog::info("no OpenGL {}.{} core context, trying an older one", version / 10,
+                     version % 10);
+    }
+    return nullptr;
+}
+
+void key_callback(GLFWwindow* window, int key, int, int action, int)
+{
+    if (action == GLFW_PRESS && !ImGui::GetIO().WantCaptureKeyboard) {
+        events_of(window).keys.push_back(key);
+    }
+}
+
+void scroll_callback(GLFWwindow* window, double, double y)
+{
+    if (!ImGui::GetIO().WantCaptureMouse) {
+        events_of(window).scroll_steps += static_cast<float>(y);
+    }
+}
+
+void handle_key(int key, PanelState& panel, GLFWwindow* window)
+{
+    switch (key) {
+    case GLFW_KEY_R: panel.reset_requested = true; break;
+    case GLFW_KEY_SPACE: panel.paused = !panel.paused; break;
+    case GLFW_KEY_N: panel.step_requested = true; break;
+    case GLFW_KEY_W: panel.wireframe = !panel.wireframe; break;
+    case GLFW_KEY_F5: panel.reload_shaders_requested = true; break;
+    case GLFW_KEY_F12: panel.screenshot_requested = true; break;
+    case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(window, GLFW_TRUE); break;
+    default:
+        if (key >= GLFW_KEY_1 && key < GLFW_KEY_1 + static_cast<int>(all_presets().size())) {
+            panel.preset_requested = all_presets()[static_cast<size_t>(key - GLFW_KEY_1)].id;
+        }
+    }
+}
+
+// Mouse drags that started outside the panel move the camera.
+class CameraMouse {
+public:
+    void update(GLFWwindow* window, OrbitCamera& camera, float viewport_height_px)
+    {
+        double x = 0.0;
+        double y = 0.0;
+        glfwGetCursorPos(window, &x, &y);
+        const glm::vec2 cursor(static_cast<float>(x), static_cast<float>(y));
+        const glm::vec2 drag = cursor - last_;
+        last_ = cursor;
+        const bool right = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
+        const bool middle = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
+        if (!right && !middle) {
+            dragging_ = false;
+            return;
+        }
+        if (!dragging_) {
+            // A drag belongs to whatever it started on.
+            dragging_ = !ImGui::GetIO().WantCaptureMouse;
+            return;
+        }
+        if (right) camera.orbit(drag);
+        if (middle) camera.pan(drag, viewport_height_px);
+    }
+
+private:
+    glm::vec2 last_{0.0f};
+    bool dragging_ = false;
+};
+
+void apply_preset(Scene& scene, PresetId id, PanelState& panel, OrbitCamera& camera)
+{
+    Result<std::string> loaded = scene.load_preset(id);
+    if (!loaded) {
+        spdlog::error("{}", loaded.error());
+        panel.solver_note = loaded.error();
+        return;
+    }
+    if (!loaded.value().empty()) {
+        spdlog::warn("{}", loaded.value());
+        panel.solver_note = loaded.value();
+    }
+    panel.params.youngs_modulus_pa = preset_info(id).suggested_youngs_pa;
+    camera.frame(scene.initial_min(), scene.initial_max());
+    spdlog::info("preset {}: {} vertices, {} tets", preset_info(id).name,
+                 scene.mesh().vertex_count(), scene.mesh().tet_count());
+}
+
+void take_screenshot(const std::string& path, glm::ivec2 size)
+{
+    Result<bool> saved = save_framebuffer_png(path, size);
+    if (saved) {
+        spdlog::info("screenshot saved to {}", path);
+    } else {
+        spdlog::error("{}", saved.error());
+    }
+}
+
+}  // namespace
+
+int run_window_app(const Options& options)
+{
+    glfwSetErrorCallback([](int code, const char* text) {
+        spdlog::warn("GLFW error {}: {}", code, text);
+    });
+    if (!glfwInit()) {
+        spdlog::error("cannot initialise GLFW: no display? (try --headless)");
+        return 1;
+    }
+    GLFWwindow* window = create_window(options.size);
+    if (window == nullptr) {
+        spdlog::error("cannot create a window with an OpenGL 3.3 or newer core context");
+        glfwTerminate();
+        return 1;
+    }
+    glfwMakeContextCurrent(window);
+    if (gladLoadGL(glfwGetProcAddress) == 0) {
+        spdlog::error("cannot load the OpenGL functions");
+        glfwDestroyWindow(window);
+        glfwTerminate();
+        return 1;
+    }
+    glfwSwapInterval(1);
+    const int gl_version = gl_context_version();
+    spdlog::info("OpenGL {}", gl_context_description());
+
+    InputEvents events;
+    glfwSetWindowUserPointer(window, &events);
+    glfwSetKeyCallback(window, key_callback);
+    glfwSetScrollCallback(window, scroll_callback);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::StyleColorsDark();
+    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini left in the working directory
+    float scale_x = 1.0f;
+    float scale_y = 1.0f;
+    glfwGetWindowContentScale(window, &scale_x, &scale_y);
+    ImGui::GetIO().FontGlobalScale = scale_y;
+    ImGui_ImplGlfw_InitForOpenGL(window, true);  // chains to the callbacks above
+    ImGui_ImplOpenGL3_Init(gl_version >= 43 ? "#version 430 core" : "#version 330 core");
+
+    int exit_code = 0;
+    {
+        const ShaderLibrary shaders;
+        Scene scene(shaders, gl_version >= kMinimumComputeGlVersion);
+        PanelState panel;
+        panel.gl_description = gl_context_description();
+        panel.params = params_from_options(options);
+        OrbitCamera camera;
+        apply_preset(scene, options.preset, panel, camera);
+        panel.params = params_from_options(options);
+        if (!scene.loaded()) {
+            exit_code = 1;
+        } else if (options.solver_or_default() == "cpu") {
+            scene.set_solver(SolverKind::cpu);
+        }
+
+        Result<std::unique_ptr<Renderer>> created = Renderer::create(shaders);
+        std::unique_ptr<Renderer> renderer;
+        if (created) {
+            renderer = std::move(created).value();
+        } else {
+            spdlog::error("{}", created.error());
+            panel.solver_note = created.error();
+        }
+
+        GpuTimer gpu_timer;
+        bool timer_works = false;
+        FrameClock clock;
+        CameraMouse mouse;
+        int frames_simulated = 0;
+        auto last = std::chrono::steady_clock::now();
+        while (exit_code == 0 && !glfwWindowShouldClose(window)) {
+            glfwPollEvents();
+            const auto now = std::chrono::steady_clock::now();
+            const double elapsed_s = std::chrono::duration<double>(now - last).count();
+            last = now;
+
+            glm::ivec2 framebuffer(0);
+            glfwGetFramebufferSize(window, &framebuffer.x, &framebuffer.y);
+            if (framebuffer.x == 0 || framebuffer.y == 0) {
+                // Minimised: nothing to draw; do not spin.
+                glfwWaitEventsTimeout(0.1);
+                clock.clear();
+                continue;
+            }
+
+            for (; !events.keys.empty(); events.keys.pop_front()) {
+                handle_key(events.keys.front(), panel, window);
+            }
+            mouse.update(window, camera, static_cast<float>(framebuffer.y));
+            camera.zoom(std::exchange(events.scroll_steps, 0.0f));
+
+            if (panel.preset_requested) {
+                apply_preset(scene, *std::exchange(panel.preset_requested, std::nullopt), panel,
+                             camera);
+                clock.clear();
+            }
+            if (std::exchange(panel.reset_requested, false)) {
+                scene.reset();
+                clock.clear();
+            }
+            if (panel.solver_requested) {
+                Result<bool> switched =
+                    scene.set_solver(*std::exchange(panel.solver_requested, std::nullopt));
+                panel.solver_note = switched ? "" : switched.error();
+                if (!switched) spdlog::warn("{}", switched.error());
+            }
+            if (std::exchange(panel.reload_shaders_requested, false)) {
+                Result<bool> reloaded = scene.reload_shaders();
+                if (reloaded) {
+                    spdlog::info("shaders reloaded");
+                    panel.solver_note.clear();
+                } else {
+                    spdlog::error("{} (keeping the previous shaders)", reloaded.error());
+                    panel.solver_note = "shader reload failed, previous shaders kept: see the log";
+                }
+            }
+
+            int steps = panel.paused ? 0 : clock.steps_due(elapsed_s);
+            if (std::exchange(panel.step_requested, false)) {
+                steps = 1;
+            }
+            if (steps > 0) {
+                std::string note;
+                const SimParams params = sanitized(panel.params, &note);
+                if (!note.empty()) {
+                    spdlog::warn("parameters clamped to their limits: {}", note);
+                    panel.params = params;  // show the clamped values
+                }
+                // GPU time from timer queries once they have shown a sane value;
+                // until then (or where they never do) wall time around a
+                // fenced step.
+                const bool on_gpu = scene.solver_kind() == SolverKind::gpu;
+                const bool use_timer = on_gpu && timer_works;
+                const auto start = std::chrono::steady_clock::now();
+                if (on_gpu) gpu_timer.begin();
+                for (int i = 0; i < steps; ++i) {
+                    scene.step_frame(params);
+                }
+                if (on_gpu) gpu_timer.end(steps);
+                if (on_gpu && !use_timer) glFinish();
+                const double wall_ms =
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                              start).count();
+                const std::optional<double> gpu_ms = on_gpu ? gpu_timer.latest_ms() : std::nullopt;
+                timer_works = timer_works || (gpu_ms && *gpu_ms > 0.0 && *gpu_ms < 10000.0);
+                if (use_timer && gpu_ms) {
+                    panel.simulation_ms = *gpu_ms;
+                    panel.simulation_timing = "GPU timer query";
+                } else {
+                    panel.simulation_ms = wall_ms / steps;
+                    panel.simulation_timing = on_gpu ? "wall time, fenced" : "CPU wall time";
+                }
+                push_history(panel.simulation_ms_history, static_cast<float>(panel.simulation_ms));
+                frames_simulated += steps;
+            }
+            panel.frame_ms = elapsed_s * 1000.0;
+            panel.display_fps = ImGui::GetIO().Framerate;
+
+            glBindFramebuffer(GL_FRAMEBUFFER, 0);
+            glViewport(0, 0, framebuffer.x, framebuffer.y);
+            if (renderer) {
+                RenderOptions render_options;
+                render_options.wireframe = panel.wireframe;
+                const float aspect = static_cast<float>(framebuffer.x) / framebuffer.y;
+                renderer->draw(scene.draw_data(), camera.view(aspect), framebuffer,
+                               render_options);
+            } else {
+                glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
+                glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+            }
+            glDisable(GL_FRAMEBUFFER_SRGB);  // ImGui's colours are already sRGB
+
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            ImGui::NewFrame();
+            draw_panel(panel, scene);
+            ImGui::Render();
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            if (std::exchange(panel.screenshot_requested, false)) {
+                take_screenshot(timestamped_screenshot_name(), framebuffer);
+            }
+            const bool finishing = options.frames && frames_simulated >= *options.frames;
+            if (finishing && !options.screenshot_path.empty()) {
+                take_screenshot(options.screenshot_path, framebuffer);
+            }
+            glfwSwapBuffers(window);
+            if (finishing) {
+                break;
+            }
+        }
+    }
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return exit_code;
+}
