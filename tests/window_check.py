@@ -1,9 +1,14 @@
-"""Smoke test of the windowed program under a virtual X server (Xvfb).
+"""Smoke tests of the windowed program under a virtual X server (Xvfb).
 
-Opens the real window (GLFW, OpenGL, Dear ImGui), lets the torus fall for
-60 frames, saves a screenshot of the window with its panel, and quits.
+1. Opens the real window (GLFW, OpenGL, Dear ImGui), lets the torus fall for
+   60 frames, saves a screenshot of the window with its panel, and quits.
+2. The same with Mesa told to offer OpenGL 3.3 only: no compute shaders, so
+   the CPU solver runs and the window says so.
+3. With a broken compute shader: the log names the file and line, and the
+   program falls back to the CPU solver instead of stopping.
 Skips (exit 77) only where xvfb-run is not installed.
 """
+import os
 import shutil
 import subprocess
 import sys
@@ -14,23 +19,47 @@ if shutil.which("xvfb-run") is None:
     print("SKIP: xvfb-run is not installed")
     sys.exit(77)
 
-shot = workdir / "window_torus.png"
-shot.unlink(missing_ok=True)
-result = subprocess.run(
-    ["xvfb-run", "-a", "-s", "-screen 0 1280x720x24", softbody, "--preset", "torus", "--frames",
-     "60", "--screenshot", str(shot)],
-    capture_output=True, text=True, timeout=600)
-print(result.stdout, result.stderr)
 failures = []
-if result.returncode != 0:
-    failures.append(f"exit code {result.returncode}")
-if "OpenGL" not in result.stderr:
-    failures.append("the log does not say which OpenGL context was obtained")
-png = shot.read_bytes() if shot.exists() else b""
-if not (png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 20000):
-    failures.append(f"no screenshot with content ({len(png)} bytes)")
-if "screenshot saved to" not in result.stderr:
-    failures.append("the log does not name the screenshot")
+
+
+def run_window(name, preset, frames, extra_env=None):
+    shot = workdir / f"window_{name}.png"
+    shot.unlink(missing_ok=True)
+    env = dict(os.environ, **(extra_env or {}))
+    result = subprocess.run(
+        ["xvfb-run", "-a", "-s", "-screen 0 1280x720x24", softbody, "--preset", preset,
+         "--frames", str(frames), "--screenshot", str(shot)],
+        capture_output=True, text=True, timeout=600, env=env)
+    print(f"--- {name}:", result.stdout, result.stderr)
+    if result.returncode != 0:
+        failures.append(f"{name}: exit code {result.returncode}")
+    png = shot.read_bytes() if shot.exists() else b""
+    if not (png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 20000):
+        failures.append(f"{name}: no screenshot with content ({len(png)} bytes)")
+    if "screenshot saved to" not in result.stderr:
+        failures.append(f"{name}: the log does not name the screenshot")
+    return result.stderr
+
+
+log = run_window("torus", "torus", 60)
+if "OpenGL 4." not in log:
+    failures.append("torus: the log does not say which OpenGL 4.x context was obtained")
+
+log = run_window("gl33", "cube", 20, {"MESA_GL_VERSION_OVERRIDE": "3.3"})
+if "OpenGL 3.3" not in log:
+    failures.append("gl33: no 3.3 context reported")
+
+broken_dir = workdir / "broken_shaders"
+shutil.rmtree(broken_dir, ignore_errors=True)
+shutil.copytree(Path(__file__).resolve().parent.parent / "shaders", broken_dir)
+solve = broken_dir / "solve_tets.comp"
+solve.write_text(solve.read_text().replace("lambdas[t] = lambda;", "lambdas[t] = lambda"))
+log = run_window("broken_shader", "cube", 20, {"SOFTBODY_SHADER_DIR": str(broken_dir)})
+if "solve_tets.comp:" not in log:
+    failures.append("broken_shader: the log does not name solve_tets.comp and a line")
+if "CPU solver" not in log:
+    failures.append("broken_shader: no fallback to the CPU solver reported")
+
 for f in failures:
     print("FAIL:", f)
 print(f"window_check: {'FAILED' if failures else 'passed'} ({len(failures)} failures)")

@@ -1,11 +1,7 @@
 #!/usr/bin/env bash
-# Builds and launches softbody. Arguments go to the program (see --help).
-# The interactive window is not built yet: with no arguments this runs the
-# cube headless for five seconds and prints what happened.
+# Builds and launches softbody: the window, starting on the cube.
+# Arguments go to the program (see --help), e.g. --preset torus or --headless.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/tools/build.sh"
-if [ $# -eq 0 ]; then
-  set -- --headless --preset cube --frames 300
-fi
 exec "$root/build/softbody" "$@"

@@ -37,6 +37,9 @@ InputEvents& events_of(GLFWwindow* window)
 // CPU solver runs and uploads positions every frame.
 GLFWwindow* create_window(glm::ivec2 size)
 {
+    // A refused version is expected here, not an error worth a warning.
+    GLFWerrorfun previous = glfwSetErrorCallback(nullptr);
+    GLFWwindow* window = nullptr;
     for (const int version : {46, 45, 43, 33}) {
         glfwDefaultWindowHints();
         glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, version / 10);
@@ -46,15 +49,15 @@ GLFWwindow* create_window(glm::ivec2 size)
         glfwWindowHint(GLFW_SAMPLES, 4);
         glfwWindowHint(GLFW_SRGB_CAPABLE, GLFW_TRUE);
         glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-        GLFWwindow* window =
-            glfwCreateWindow(size.x, size.y, "softbody: XPBD soft bodies", nullptr, nullptr);
+        window = glfwCreateWindow(size.x, size.y, "softbody: XPBD soft bodies", nullptr, nullptr);
         if (window != nullptr) {
-            return window;
+            break;
         }
         spdlog::info("no OpenGL {}.{} core context, trying an older one", version / 10,
                      version % 10);
     }
-    return nullptr;
+    glfwSetErrorCallback(previous);
+    return window;
 }
 
 void key_callback(GLFWwindow* window, int key, int, int action, int)

@@ -70,12 +70,28 @@ Result<std::string> expand(const std::string& directory, const std::string& file
     return out.str();
 }
 
+// The render shaders are written for GLSL 4.30. Below GL 4.3 (the CPU solver
+// fallback) they compile as 3.30 plus the extension that allows the
+// `binding =` layouts they use, which 3.3-class drivers commonly offer.
+void downgrade_for_old_contexts(std::string& source)
+{
+    const std::string modern = "#version 430 core";
+    const size_t at = source.find(modern);
+    if (at != std::string::npos && gl_context_version() < kMinimumComputeGlVersion) {
+        source.replace(at, modern.size(),
+                       "#version 330 core\n#extension GL_ARB_shading_language_420pack : require");
+    }
+}
+
 Result<GLuint> compile_stage(GLenum stage, const std::string& directory, const std::string& file)
 {
     std::vector<std::string> files;
     Result<std::string> source = expand_shader_source(directory, file, files);
     if (!source) {
         return Result<GLuint>::failure(source.error());
+    }
+    if (stage != GL_COMPUTE_SHADER) {
+        downgrade_for_old_contexts(source.value());
     }
     const GLuint shader = glCreateShader(stage);
     const char* text = source.value().c_str();
