@@ -32,6 +32,29 @@ TEST_F(ShaderLibraryTest, EveryComputeShaderCompilesAndLinks)
     EXPECT_GE(count, 7);
 }
 
+TEST_F(ShaderLibraryTest, EveryRenderShaderCompilesAndLinks)
+{
+    // Each fragment shader with the vertex shader of the same name, or the
+    // surface's vertex shader (the wireframe pass reuses it).
+    const ShaderLibrary library;
+    int count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(library.directory())) {
+        if (entry.path().extension() != ".frag") {
+            continue;
+        }
+        std::filesystem::path vertex = entry.path();
+        vertex.replace_extension(".vert");
+        const std::string vertex_file = std::filesystem::exists(vertex)
+                                            ? vertex.filename().string()
+                                            : std::string("render_surface.vert");
+        Result<GlProgram> program =
+            library.render_program(vertex_file, entry.path().filename().string());
+        EXPECT_TRUE(program.ok()) << program.error();
+        ++count;
+    }
+    EXPECT_GE(count, 5);
+}
+
 TEST_F(ShaderLibraryTest, CompileErrorNamesFileAndLine)
 {
     const std::filesystem::path dir =
