@@ -7,7 +7,7 @@ layout(local_size_x = 64) in;
 void main()
 {
     uint t = gl_GlobalInvocationID.x;
-    if (t < u_counts.y) {
+    if (t <= u_counts.y) {  // the tets and the grab's entry after them
         lambdas[t] = vec2(0.0f);
     }
 }

@@ -9,6 +9,10 @@ layout(std140, binding = 0) uniform SimParameters {
     vec4 u_solver;           // x Jacobi k, y velocity damping factor per substep, z 1/h, w density
     vec4 u_contact;          // x static friction, y dynamic friction, z 1 if the ground is on
     uvec4 u_counts;          // x vertices, y tets, z surface triangles
+    // The grab (mouse or --drag): three vertices and their weights.
+    uvec4 u_grab_vertices;   // xyz vertices, w 1 while grabbing
+    vec4 u_grab_weights;     // xyz barycentric weights, w compliance / h^2
+    vec4 u_grab_target;      // xyz target (m), w largest move per iteration (m)
 };
 
 // Per vertex.
@@ -29,7 +33,8 @@ struct TetRest {
 };
 layout(std430, binding = 8) readonly buffer Tets { uvec4 tets[]; };
 layout(std430, binding = 9) readonly buffer TetRests { TetRest tet_rests[]; };
-layout(std430, binding = 10) buffer Lambdas { vec2 lambdas[]; };             // x shape, y volume
+// x shape, y volume; one extra entry after the tets holds the grab's lambda.
+layout(std430, binding = 10) buffer Lambdas { vec2 lambdas[]; };
 layout(std430, binding = 11) buffer Deltas { vec4 deltas[]; };               // per slot
 
 // Per surface triangle.

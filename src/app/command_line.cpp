@@ -80,6 +80,10 @@ std::string usage_text()
            "  --damping PER_S         air damping per second (default 0.1)\n"
            "  --stats FILE.json       write summary figures as JSON\n"
            "  --dump-positions FILE   write the final positions, one 'x y z' line per vertex\n"
+           "  --drag S:E:V:DX,DY,DZ   grab vertex V at frame S, move the target linearly to its\n"
+           "                          rest position + (DX,DY,DZ) m by frame E, release there\n"
+           "                          (repeatable; the same grab as the mouse)\n"
+           "  --grab-stiffness N_M    stiffness of the grab in N/m (default 5e4)\n"
            "  --screenshot FILE.png   render the last frame to a PNG (headless: offscreen)\n"
            "  --size WxH              window or screenshot size in pixels (default 1280x720)\n"
            "  --help                  show this text\n";
@@ -101,7 +105,8 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
         }
         static const char* const kValueFlags[] = {
             "--solver", "--preset", "--frames", "--substeps", "--iterations", "--youngs",
-            "--poisson", "--damping", "--stats", "--dump-positions", "--screenshot", "--size"};
+            "--poisson", "--damping", "--stats", "--dump-positions", "--screenshot", "--size",
+            "--drag", "--grab-stiffness"};
         bool takes_value = false;
         for (const char* known : kValueFlags) {
             takes_value = takes_value || flag == known;
@@ -167,6 +172,18 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
             options.stats_path = value;
         } else if (flag == "--dump-positions") {
             options.dump_positions_path = value;
+        } else if (flag == "--drag") {
+            Result<DragSpec> drag = parse_drag(value);
+            if (!drag) {
+                return fail(drag.error());
+            }
+            options.drags.push_back(drag.value());
+        } else if (flag == "--grab-stiffness") {
+            std::optional<float> k = parse_real(value);
+            if (!k || *k < 1.0f || *k > 1.0e9f) {
+                return bad("expected newtons per metre from 1 to 1e9");
+            }
+            options.grab_stiffness_n_per_m = *k;
         } else if (flag == "--screenshot") {
             options.screenshot_path = value;
         } else if (flag == "--size") {

@@ -2,6 +2,7 @@
 // the tests can check every flag and every refusal without a process.
 #pragma once
 
+#include "app/drag_script.h"
 #include "core/presets.h"
 #include "core/result.h"
 #include "core/sim_params.h"
@@ -27,6 +28,8 @@ struct Options {
     std::string dump_positions_path;  // --dump-positions FILE
     std::string screenshot_path;      // --screenshot FILE.png
     glm::ivec2 size{1280, 720};       // --size WxH: window or offscreen image, pixels
+    std::vector<DragSpec> drags;      // --drag, repeatable
+    float grab_stiffness_n_per_m = kDefaultGrabStiffness;  // --grab-stiffness
 
     std::string solver_or_default() const { return solver.value_or(headless ? "cpu" : "gpu"); }
     int frames_or_default() const { return frames.value_or(300); }

@@ -81,9 +81,15 @@ int run_headless(const Options& options)
         solver = std::make_unique<CpuSolver>();
     }
     solver->load(mesh);
+    DragScript drags(options.drags, options.grab_stiffness_n_per_m);
+    if (Result<bool> valid = drags.validate(*mesh); !valid) {
+        std::cerr << "softbody: " << valid.error() << "\n";
+        return 2;
+    }
     const auto start = std::chrono::steady_clock::now();
     const int frames = options.frames_or_default();
     for (int frame = 0; frame < frames; ++frame) {
+        drags.before_frame(frame, *solver);
         solver->step_frame(params);
     }
     if (options.solver_or_default() == "gpu") {

@@ -1,6 +1,7 @@
 #include "core/cpu_solver.h"
 
 #include "core/flush_denormals.h"
+#include "core/grab_math.h"
 #include "core/material.h"
 #include "core/tet_math.h"
 
@@ -25,6 +26,8 @@ void CpuSolver::load(std::shared_ptr<const TetMesh> mesh)
     deltas_.assign(nt * 4, glm::vec3(0.0f));
     face_normals_.assign(mesh_->surface_triangles.size(), glm::vec3(0.0f));
     inverse_masses_density_ = -1.0f;
+    grab_.reset();
+    grab_max_step_m_ = grab_max_step_m(*mesh_);
     rebuild_normals();
 }
 
@@ -58,6 +61,7 @@ void CpuSolver::step_frame(const SimParams& raw_params)
         for (int iteration = 0; iteration < params.iterations; ++iteration) {
             solve_tets(params, h);
             apply_deltas(params);
+            solve_grab(h);
         }
         update_velocities(params, h);
     }
@@ -83,6 +87,7 @@ void CpuSolver::reset_lambda()
 {
     std::fill(lambda_arap_.begin(), lambda_arap_.end(), 0.0f);
     std::fill(lambda_volume_.begin(), lambda_volume_.end(), 0.0f);
+    grab_lambda_ = 0.0f;
 }
 
 void CpuSolver::solve_tets(const SimParams& params, float h)
@@ -130,6 +135,40 @@ void CpuSolver::apply_deltas(const SimParams& params)
         }
         positions_[v] = x;
     }
+}
+
+void CpuSolver::solve_grab(float h)
+{
+    if (!grab_) {
+        return;
+    }
+    // After the Jacobi tet pass, Gauss-Seidel style: the attachment sees the
+    // positions the tets just produced and moves only its few vertices.
+    const Grab& g = *grab_;
+    const glm::vec3 w(inverse_masses_[g.vertices.x], inverse_masses_[g.vertices.y],
+                      inverse_masses_[g.vertices.z]);
+    const float alpha_tilde = 1.0f / (sanitized_grab_stiffness(g.stiffness_n_per_m) * h * h);
+    glm::vec3 d[3];
+    grab_math::tm_attachment_step(positions_[g.vertices.x], positions_[g.vertices.y],
+                                  positions_[g.vertices.z], w, g.weights, g.target_m,
+                                  alpha_tilde, grab_max_step_m_, grab_lambda_, d[0], d[1], d[2]);
+    for (int i = 0; i < 3; ++i) {
+        const uint32_t v = g.vertices[i];
+        corrections_[v] += d[i];
+        positions_[v] = predicted_positions_[v] + corrections_[v];
+    }
+}
+
+void CpuSolver::set_grab(const std::optional<Grab>& grab)
+{
+    assert((!grab || glm::all(glm::lessThan(grab->vertices, glm::uvec3(positions_.size())))) &&
+           "CpuSolver::set_grab: vertex out of range");
+    grab_ = grab;
+}
+
+std::optional<SurfaceHit> CpuSolver::pick(const Ray& ray) const
+{
+    return pick_surface(*mesh_, positions_, ray);
 }
 
 void CpuSolver::update_velocities(const SimParams& params, float h)

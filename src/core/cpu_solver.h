@@ -17,6 +17,9 @@ public:
     void read_positions(std::vector<glm::vec3>& out) const override { out = positions_; }
     void read_velocities(std::vector<glm::vec3>& out) const override { out = velocities_; }
     const TetMesh& mesh() const override { return *mesh_; }
+    void set_grab(const std::optional<Grab>& grab) override;
+    std::optional<SurfaceHit> pick(const Ray& ray) const override;
+    glm::vec3 read_position(uint32_t vertex) const override { return positions_[vertex]; }
 
     // Direct views for the CPU-side renderer fallback and the tests.
     const std::vector<glm::vec3>& positions() const { return positions_; }
@@ -29,6 +32,7 @@ private:
     void reset_lambda();
     void solve_tets(const SimParams& params, float h);
     void apply_deltas(const SimParams& params);
+    void solve_grab(float h);
     void update_velocities(const SimParams& params, float h);
     // Once per frame.
     void rebuild_normals();
@@ -54,6 +58,10 @@ private:
     std::vector<float> lambda_volume_;       // per tet
     std::vector<glm::vec3> deltas_;          // per tet corner slot (tet * 4 + corner)
     std::vector<glm::vec3> face_normals_;    // per surface triangle, area weighted
+
+    std::optional<Grab> grab_;
+    float grab_lambda_ = 0.0f;
+    float grab_max_step_m_ = 0.05f;
 
     std::vector<float> inverse_masses_;      // depends on density
     float inverse_masses_density_ = -1.0f;   // density they were computed for

@@ -3,12 +3,14 @@
 // application hold a Solver and do not care which.
 #pragma once
 
+#include "core/grab.h"
 #include "core/sim_params.h"
 #include "core/tet_mesh.h"
 
 #include <glm/glm.hpp>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 class Solver {
@@ -34,4 +36,16 @@ public:
     virtual void read_velocities(std::vector<glm::vec3>& out) const = 0;
 
     virtual const TetMesh& mesh() const = 0;
+
+    // The mouse's hold on the body: from the next step on, every iteration
+    // pulls the grabbed point toward the target. nullopt releases it; the
+    // vertices keep their velocity, so a flick throws the body.
+    virtual void set_grab(const std::optional<Grab>& grab) = 0;
+
+    // The nearest point of the deformed surface on the ray. The GPU solver
+    // searches on the GPU and reads back only the hit.
+    virtual std::optional<SurfaceHit> pick(const Ray& ray) const = 0;
+
+    // One vertex's position: a small read-back, for starting a drag.
+    virtual glm::vec3 read_position(uint32_t vertex) const = 0;
 };

@@ -3,6 +3,7 @@
 #include "core/material.h"
 
 #include <cassert>
+#include <cstring>
 
 namespace {
 
@@ -15,6 +16,17 @@ struct SimParametersBlock {
     glm::vec4 solver;
     glm::vec4 contact;
     glm::uvec4 counts;
+    glm::uvec4 grab_vertices;
+    glm::vec4 grab_weights;
+    glm::vec4 grab_target;
+};
+
+// std430 block PickResult of shaders/pick.comp.
+struct PickResultBlock {
+    GLuint distance_bits;
+    GLuint triangle;
+    GLuint corner[3];
+    float weight[3];
 };
 
 // std430 struct TetRest of shaders/sim_common.glsl.
@@ -62,7 +74,9 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
                              {&p.apply_deltas, "apply_deltas.comp"},
                              {&p.update_velocities, "update_velocities.comp"},
                              {&p.rebuild_normals_faces, "rebuild_normals_faces.comp"},
-                             {&p.rebuild_normals_vertices, "rebuild_normals_vertices.comp"}};
+                             {&p.rebuild_normals_vertices, "rebuild_normals_vertices.comp"},
+                             {&p.solve_grab, "solve_grab.comp"},
+                             {&p.pick, "pick.comp"}};
     for (const Entry& e : entries) {
         Result<GlProgram> program = shaders.compute_program(e.file);
         if (!program) {
@@ -89,6 +103,9 @@ Result<std::unique_ptr<GpuSolver>> GpuSolver::create(const ShaderLibrary& shader
     solver->parameters_ = make_buffer();
     glBindBuffer(GL_UNIFORM_BUFFER, solver->parameters_.get());
     glBufferData(GL_UNIFORM_BUFFER, sizeof(SimParametersBlock), nullptr, GL_DYNAMIC_DRAW);
+    solver->pick_result_ = make_buffer();
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, solver->pick_result_.get());
+    glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof(PickResultBlock), nullptr, GL_DYNAMIC_READ);
     return R(std::move(solver));
 }
 
@@ -133,7 +150,7 @@ void GpuSolver::load(std::shared_ptr<const TetMesh> mesh)
                     glm::vec4(B[1], m.max_corner_valence[t]), glm::vec4(B[2], 0.0f)};
     }
     upload(buffers_[kTetRests], rests, GL_STATIC_DRAW);
-    upload(buffers_[kLambdas], std::vector<glm::vec2>(nt, glm::vec2(0.0f)));
+    upload(buffers_[kLambdas], std::vector<glm::vec2>(nt + 1, glm::vec2(0.0f)));  // + the grab
     upload(buffers_[kDeltas], std::vector<glm::vec4>(nt * 4, glm::vec4(0.0f)));
 
     std::vector<uint32_t> triangles;
@@ -146,11 +163,19 @@ void GpuSolver::load(std::shared_ptr<const TetMesh> mesh)
     upload(buffers_[kFaceOffsets], m.vertex_triangles.offsets, GL_STATIC_DRAW);
     upload(buffers_[kFaceEntries], m.vertex_triangles.entries, GL_STATIC_DRAW);
 
+    grab_.reset();
+    grab_max_step_m_ = grab_max_step_m(m);
     // Normals of the initial pose, so that it draws lit before the first step.
     upload_parameters(SimParams());
-    dispatch(programs_.rebuild_normals_faces, nf);
+    rebuild_normals();
+}
+
+void GpuSolver::rebuild_normals()
+{
+    dispatch(programs_.rebuild_normals_faces, mesh_->surface_triangles.size());
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    dispatch(programs_.rebuild_normals_vertices, nv);
+    dispatch(programs_.rebuild_normals_vertices, mesh_->vertex_count());
+    // The renderer reads positions and normals as vertex attributes next.
     glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
@@ -167,10 +192,7 @@ void GpuSolver::set_state(const std::vector<glm::vec3>& positions,
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffers_[kVelocities].get());
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(v.size() * 16), v.data());
     upload_parameters(SimParams());
-    dispatch(programs_.rebuild_normals_faces, mesh_->surface_triangles.size());
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    dispatch(programs_.rebuild_normals_vertices, mesh_->vertex_count());
-    glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+    rebuild_normals();
 }
 
 void GpuSolver::upload_parameters(const SimParams& params)
@@ -189,6 +211,17 @@ void GpuSolver::upload_parameters(const SimParams& params)
                               params.ground_enabled ? 1.0f : 0.0f, 0.0f);
     block.counts = glm::uvec4(mesh_->vertex_count(), mesh_->tet_count(),
                               mesh_->surface_triangles.size(), 0);
+    if (grab_) {
+        // The same float expression as CpuSolver::solve_grab.
+        const float alpha_tilde = 1.0f / (sanitized_grab_stiffness(grab_->stiffness_n_per_m) * h * h);
+        block.grab_vertices = glm::uvec4(grab_->vertices, 1);
+        block.grab_weights = glm::vec4(grab_->weights, alpha_tilde);
+        block.grab_target = glm::vec4(grab_->target_m, grab_max_step_m_);
+    } else {
+        block.grab_vertices = glm::uvec4(0);
+        block.grab_weights = glm::vec4(0.0f);
+        block.grab_target = glm::vec4(0.0f);
+    }
     glBindBuffer(GL_UNIFORM_BUFFER, parameters_.get());
     glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof(block), &block);
     glBindBufferBase(GL_UNIFORM_BUFFER, 0, parameters_.get());
@@ -214,23 +247,79 @@ void GpuSolver::step_frame(const SimParams& raw_params)
     const size_t nt = mesh_->tet_count();
     for (int substep = 0; substep < params.substeps; ++substep) {
         dispatch(programs_.predict, nv);
-        dispatch(programs_.reset_lambda, nt);
+        dispatch(programs_.reset_lambda, nt + 1);  // + the grab's lambda
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         for (int iteration = 0; iteration < params.iterations; ++iteration) {
             dispatch(programs_.solve_tets, nt);
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
             dispatch(programs_.apply_deltas, nv);
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            if (grab_) {
+                glUseProgram(programs_.solve_grab.get());
+                glDispatchCompute(1, 1, 1);
+                glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            }
         }
         dispatch(programs_.update_velocities, nv);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
-    dispatch(programs_.rebuild_normals_faces, mesh_->surface_triangles.size());
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    dispatch(programs_.rebuild_normals_vertices, nv);
-    // The renderer reads positions and normals as vertex attributes next.
-    glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+    rebuild_normals();
     glUseProgram(0);
+}
+
+void GpuSolver::set_grab(const std::optional<Grab>& grab)
+{
+    assert((!grab ||
+            glm::all(glm::lessThan(grab->vertices, glm::uvec3(mesh_->vertex_count())))) &&
+           "GpuSolver::set_grab: vertex out of range");
+    grab_ = grab;
+}
+
+std::optional<SurfaceHit> GpuSolver::pick(const Ray& ray) const
+{
+    const GLuint triangle_count = static_cast<GLuint>(mesh_->surface_triangles.size());
+    PickResultBlock result{0xffffffffu, 0xffffffffu, {0, 0, 0}, {0.0f, 0.0f, 0.0f}};
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, pick_result_.get());
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof(result), &result);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPositions, buffers_[kPositions].get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kTriangles, buffers_[kTriangles].get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPickResult, pick_result_.get());
+    const GLuint program = programs_.pick.get();
+    glUseProgram(program);
+    glUniform1ui(glGetUniformLocation(program, "u_triangle_count"), triangle_count);
+    glUniform3fv(glGetUniformLocation(program, "u_ray_origin"), 1, &ray.origin_m.x);
+    glUniform3fv(glGetUniformLocation(program, "u_ray_direction"), 1, &ray.direction.x);
+    const GLint stage = glGetUniformLocation(program, "u_stage");
+    const GLuint groups = (triangle_count + kWorkgroupSize - 1) / kWorkgroupSize;
+    for (int s = 0; s < 3; ++s) {
+        glUniform1i(stage, s);
+        glDispatchCompute(s == 2 ? 1 : groups, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    }
+    glUseProgram(0);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, pick_result_.get());
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof(result), &result);
+    if (result.triangle == 0xffffffffu) {
+        return std::nullopt;
+    }
+    SurfaceHit hit;
+    hit.triangle = result.triangle;
+    hit.vertices = glm::uvec3(result.corner[0], result.corner[1], result.corner[2]);
+    hit.barycentric = glm::vec3(result.weight[0], result.weight[1], result.weight[2]);
+    float t = 0.0f;
+    std::memcpy(&t, &result.distance_bits, sizeof t);
+    hit.distance_m = t;
+    hit.point_m = ray.origin_m + t * ray.direction;
+    return hit;
+}
+
+glm::vec3 GpuSolver::read_position(uint32_t vertex) const
+{
+    glm::vec4 p(0.0f);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffers_[kPositions].get());
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(vertex) * 16, 16, &p);
+    return glm::vec3(p);
 }
 
 void GpuSolver::read_vec4_buffer(Binding binding, std::vector<glm::vec3>& out) const

@@ -22,6 +22,9 @@ public:
     void read_positions(std::vector<glm::vec3>& out) const override;
     void read_velocities(std::vector<glm::vec3>& out) const override;
     const TetMesh& mesh() const override { return *mesh_; }
+    void set_grab(const std::optional<Grab>& grab) override;
+    std::optional<SurfaceHit> pick(const Ray& ray) const override;
+    glm::vec3 read_position(uint32_t vertex) const override;
 
     // Recompiles every pass; on failure keeps the current ones and says why.
     Result<bool> reload_shaders(const ShaderLibrary& shaders);
@@ -50,7 +53,8 @@ private:
         kFaceNormals,
         kFaceOffsets,
         kFaceEntries,
-        kBindingCount
+        kBindingCount,
+        kPickResult = kBindingCount,  // used by pick.comp only
     };
     struct Programs {
         GlProgram predict;
@@ -60,11 +64,14 @@ private:
         GlProgram update_velocities;
         GlProgram rebuild_normals_faces;
         GlProgram rebuild_normals_vertices;
+        GlProgram solve_grab;
+        GlProgram pick;
     };
     static Result<Programs> compile(const ShaderLibrary& shaders);
 
     GpuSolver() = default;
     void upload_parameters(const SimParams& params);
+    void rebuild_normals();
     void dispatch(const GlProgram& program, size_t items) const;
     void read_vec4_buffer(Binding binding, std::vector<glm::vec3>& out) const;
 
@@ -72,4 +79,7 @@ private:
     std::shared_ptr<const TetMesh> mesh_;
     GlBuffer buffers_[kBindingCount];
     GlBuffer parameters_;
+    GlBuffer pick_result_;
+    std::optional<Grab> grab_;
+    float grab_max_step_m_ = 0.05f;
 };

@@ -1,0 +1,85 @@
+#include "app/drag_script.h"
+
+#include <cmath>
+#include <sstream>
+
+Result<DragSpec> parse_drag(const std::string& text)
+{
+    auto fail = [&](const std::string& why) {
+        return Result<DragSpec>::failure("--drag '" + text + "': " + why +
+                                         " (expected START:END:VERTEX:DX,DY,DZ)");
+    };
+    std::istringstream in(text);
+    DragSpec d;
+    long long start = 0;
+    long long end = 0;
+    long long vertex = 0;
+    char c1 = 0, c2 = 0, c3 = 0, k1 = 0, k2 = 0;
+    in >> start >> c1 >> end >> c2 >> vertex >> c3 >> d.offset_m.x >> k1 >> d.offset_m.y >> k2 >>
+        d.offset_m.z;
+    if (!in || c1 != ':' || c2 != ':' || c3 != ':' || k1 != ',' || k2 != ',') {
+        return fail("cannot read it");
+    }
+    in >> std::ws;
+    if (!in.eof()) {
+        return fail("unexpected text at the end");
+    }
+    if (start < 0 || end <= start || end > 100000000LL) {
+        return fail("needs 0 <= START < END");
+    }
+    if (vertex < 0 || vertex > 0xffffffffLL) {
+        return fail("VERTEX out of range");
+    }
+    if (!std::isfinite(d.offset_m.x) || !std::isfinite(d.offset_m.y) ||
+        !std::isfinite(d.offset_m.z)) {
+        return fail("non-finite offset");
+    }
+    d.start_frame = static_cast<int>(start);
+    d.end_frame = static_cast<int>(end);
+    d.vertex = static_cast<uint32_t>(vertex);
+    return d;
+}
+
+DragScript::DragScript(std::vector<DragSpec> drags, float stiffness_n_per_m)
+    : drags_(std::move(drags)),
+      start_positions_(drags_.size(), glm::vec3(0.0f)),
+      stiffness_n_per_m_(stiffness_n_per_m)
+{
+}
+
+Result<bool> DragScript::validate(const TetMesh& mesh) const
+{
+    for (const DragSpec& d : drags_) {
+        if (d.vertex >= mesh.vertex_count()) {
+            return Result<bool>::failure("--drag: vertex " + std::to_string(d.vertex) +
+                                         " does not exist (the mesh has " +
+                                         std::to_string(mesh.vertex_count()) + " vertices)");
+        }
+    }
+    return true;
+}
+
+void DragScript::before_frame(int frame, Solver& solver)
+{
+    std::optional<Grab> grab;
+    for (size_t i = 0; i < drags_.size(); ++i) {
+        const DragSpec& d = drags_[i];
+        if (frame < d.start_frame || frame >= d.end_frame) {
+            continue;
+        }
+        if (frame == d.start_frame) {
+            start_positions_[i] = solver.read_position(d.vertex);
+        }
+        // Reaches the end target on the last held frame.
+        const float s = static_cast<float>(frame - d.start_frame + 1) /
+                        static_cast<float>(d.end_frame - d.start_frame);
+        const glm::vec3 end_target = solver.mesh().rest_positions[d.vertex] + d.offset_m;
+        grab = grab_vertex(d.vertex, glm::mix(start_positions_[i], end_target, s),
+                           stiffness_n_per_m_);
+        break;  // one grab at a time, as with one mouse
+    }
+    if (grab || current_) {
+        solver.set_grab(grab);
+    }
+    current_ = grab;
+}
