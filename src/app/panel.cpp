@@ -61,6 +61,8 @@ void solver_section(PanelState& s, const Scene& scene)
     ImGui::SliderFloat("Air damping", &p.air_damping_per_s, 0.0f, 5.0f, "%.2f /s");
     ImGui::SliderFloat("Static friction", &p.static_friction, 0.0f, 2.0f, "%.2f");
     ImGui::SliderFloat("Dynamic friction", &p.dynamic_friction, 0.0f, 2.0f, "%.2f");
+    ImGui::SliderFloat("Grab stiffness", &s.grab_stiffness_n_per_m, 1.0e2f, 1.0e7f, "%.3g N/m",
+                       ImGuiSliderFlags_Logarithmic);
     if (scene.solver_kind() == SolverKind::gpu && ImGui::Button("Reload shaders (F5)")) {
         s.reload_shaders_requested = true;
     }
@@ -125,7 +127,8 @@ void draw_panel(PanelState& s, const Scene& scene)
             ImGui::TextWrapped("%s", line.c_str());
         }
     }
-    ImGui::TextDisabled("Right drag orbit, middle drag pan, wheel zoom.\n"
+    ImGui::TextDisabled("Left drag grabs (wheel: nearer/farther), right drag\n"
+                        "orbits, middle drag pans, wheel zooms.\n"
                         "1-3 presets, F12 screenshot, Esc quit.");
     ImGui::PopItemWidth();
     ImGui::End();

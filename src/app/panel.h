@@ -15,6 +15,7 @@ struct PanelState {
     SimParams params;
     bool paused = false;
     bool wireframe = false;
+    float grab_stiffness_n_per_m = kDefaultGrabStiffness;
 
     // Requests, cleared by the application once handled.
     bool step_requested = false;

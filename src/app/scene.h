@@ -34,6 +34,11 @@ public:
 
     void step_frame(const SimParams& params);
 
+    // The mouse's grab, passed to the running solver (see Solver).
+    std::optional<SurfaceHit> pick(const Ray& ray) const { return solver_->pick(ray); }
+    void set_grab(const std::optional<Grab>& grab) { solver_->set_grab(grab); }
+    Solver& solver() { return *solver_; }
+
     // The buffers to draw. For the CPU solver this uploads its state.
     BodyDrawData draw_data();
 

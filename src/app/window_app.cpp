@@ -2,12 +2,14 @@
 
 #include "app/frame_clock.h"
 #include "app/log.h"
+#include "app/mouse_grab.h"
 #include "app/orbit_camera.h"
 #include "app/panel.h"
 #include "app/scene.h"
 #include "app/screenshot.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gpu_timer.h"
+#include "gpu/grab_overlay.h"
 #include "gpu/renderer.h"
 
 #define GLFW_INCLUDE_NONE
@@ -199,6 +201,7 @@ int run_window_app(const Options& options)
         const ShaderLibrary shaders;
         Scene scene(shaders, gl_version >= kMinimumComputeGlVersion);
         PanelState panel;
+        panel.grab_stiffness_n_per_m = options.grab_stiffness_n_per_m;
         panel.gl_description = gl_context_description();
         panel.params = params_from_options(options);
         OrbitCamera camera;
@@ -208,6 +211,23 @@ int run_window_app(const Options& options)
             exit_code = 1;
         } else if (options.solver_or_default() == "cpu") {
             scene.set_solver(SolverKind::cpu);
+        }
+
+        Result<std::unique_ptr<GrabOverlay>> overlay_created = GrabOverlay::create(shaders);
+        std::unique_ptr<GrabOverlay> grab_overlay;
+        if (overlay_created) {
+            grab_overlay = std::move(overlay_created).value();
+        } else {
+            spdlog::error("{}", overlay_created.error());
+        }
+        MouseGrab mouse_grab;
+        bool left_was_down = false;
+        DragScript drags(options.drags, options.grab_stiffness_n_per_m);
+        if (scene.loaded()) {
+            if (Result<bool> valid = drags.validate(scene.mesh()); !valid) {
+                spdlog::error("{}", valid.error());
+                exit_code = 2;
+            }
         }
 
         Result<std::unique_ptr<Renderer>> created = Renderer::create(shaders);
@@ -244,14 +264,43 @@ int run_window_app(const Options& options)
                 handle_key(events.keys.front(), panel, window);
             }
             mouse.update(window, camera, static_cast<float>(framebuffer.y));
-            camera.zoom(std::exchange(events.scroll_steps, 0.0f));
+            const float aspect = static_cast<float>(framebuffer.x) / framebuffer.y;
+            const CameraView view = camera.view(aspect);
+            glm::ivec2 window_size(0);
+            glfwGetWindowSize(window, &window_size.x, &window_size.y);
+            double cursor_x = 0.0;
+            double cursor_y = 0.0;
+            glfwGetCursorPos(window, &cursor_x, &cursor_y);
+            const Ray ray = cursor_ray(view, glm::vec2(cursor_x, cursor_y), glm::vec2(window_size));
+            const bool left_down =
+                glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+            if (left_down && !left_was_down && !ImGui::GetIO().WantCaptureMouse) {
+                if (mouse_grab.begin(scene, ray, view, panel.grab_stiffness_n_per_m) &&
+                    panel.paused) {
+                    // Like the best demos: grabbing a paused body starts it.
+                    panel.paused = false;
+                    spdlog::info("grabbing starts the simulation");
+                }
+            } else if (!left_down && left_was_down) {
+                mouse_grab.end(scene);
+            }
+            left_was_down = left_down;
+            mouse_grab.drag(ray);
+            const float wheel = std::exchange(events.scroll_steps, 0.0f);
+            if (mouse_grab.active()) {
+                mouse_grab.push(-wheel, view);  // wheel up pulls the body nearer
+            } else {
+                camera.zoom(wheel);
+            }
 
             if (panel.preset_requested) {
+                mouse_grab.end(scene);
                 apply_preset(scene, *std::exchange(panel.preset_requested, std::nullopt), panel,
                              camera);
                 clock.clear();
             }
             if (std::exchange(panel.reset_requested, false)) {
+                mouse_grab.end(scene);
                 scene.reset();
                 clock.clear();
             }
@@ -286,11 +335,13 @@ int run_window_app(const Options& options)
                 // GPU time from timer queries once they have shown a sane value;
                 // until then (or where they never do) wall time around a
                 // fenced step.
+                mouse_grab.apply(scene, panel.grab_stiffness_n_per_m);
                 const bool on_gpu = scene.solver_kind() == SolverKind::gpu;
                 const bool use_timer = on_gpu && timer_works;
                 const auto start = std::chrono::steady_clock::now();
                 if (on_gpu) gpu_timer.begin();
                 for (int i = 0; i < steps; ++i) {
+                    drags.before_frame(frames_simulated + i, scene.solver());
                     scene.step_frame(params);
                 }
                 if (on_gpu) gpu_timer.end(steps);
@@ -318,9 +369,14 @@ int run_window_app(const Options& options)
             if (renderer) {
                 RenderOptions render_options;
                 render_options.wireframe = panel.wireframe;
-                const float aspect = static_cast<float>(framebuffer.x) / framebuffer.y;
-                renderer->draw(scene.draw_data(), camera.view(aspect), framebuffer,
-                               render_options);
+                const BodyDrawData body = scene.draw_data();
+                renderer->draw(body, view, framebuffer, render_options);
+                const float pixel_scale = static_cast<float>(framebuffer.y) / window_size.y;
+                if (grab_overlay && mouse_grab.active()) {
+                    grab_overlay->draw(body.position_buffer, mouse_grab.grab(), view, pixel_scale);
+                } else if (grab_overlay && drags.current()) {
+                    grab_overlay->draw(body.position_buffer, *drags.current(), view, pixel_scale);
+                }
             } else {
                 glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
                 glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
