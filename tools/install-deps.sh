@@ -9,7 +9,7 @@ packages=(
   libtinyobjloader-dev libstb-dev python3-glad
   libgl-dev libegl-dev libgl1-mesa-dri mesa-utils
   libgtest-dev libgmock-dev libeigen3-dev
-  xvfb xauth
+  xvfb xauth xdotool
 )
 
 missing=()

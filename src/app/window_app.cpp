@@ -274,15 +274,18 @@ int run_window_app(const Options& options)
             const Ray ray = cursor_ray(view, glm::vec2(cursor_x, cursor_y), glm::vec2(window_size));
             const bool left_down =
                 glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
-            if (left_down && !left_was_down && !ImGui::GetIO().WantCaptureMouse) {
-                if (mouse_grab.begin(scene, ray, view, panel.grab_stiffness_n_per_m) &&
-                    panel.paused) {
+            if (left_down && !left_was_down && !ImGui::GetIO().WantCaptureMouse &&
+                mouse_grab.begin(scene, ray, view, panel.grab_stiffness_n_per_m)) {
+                const glm::vec3 at = mouse_grab.grab().target_m;
+                spdlog::info("grabbed the body at ({:.3f}, {:.3f}, {:.3f}) m", at.x, at.y, at.z);
+                if (panel.paused) {
                     // Like the best demos: grabbing a paused body starts it.
                     panel.paused = false;
                     spdlog::info("grabbing starts the simulation");
                 }
-            } else if (!left_down && left_was_down) {
+            } else if (!left_down && left_was_down && mouse_grab.active()) {
                 mouse_grab.end(scene);
+                spdlog::info("released");
             }
             left_was_down = left_down;
             mouse_grab.drag(ray);
