@@ -1,0 +1,39 @@
+#include "core/bunny.h"
+
+#include "core/mesh_files.h"
+
+#include <cstdlib>
+
+namespace {
+
+// assets/bunny.tet is assets/bunny.obj tetrahedralized once, by
+//   softbody-tetrahedralize assets/bunny.obj --resolution 12 --out assets/bunny.tet
+// (1,192 vertices, 4,787 tets). Loading it takes a few milliseconds where
+// tetrahedralizing takes a quarter to half a second on the 2-core
+// development machine; a test checks that it still matches what the
+// tetrahedralizer makes.
+constexpr const char* kBunnyTetFile = "bunny.tet";
+constexpr float kBunnyLongestSide_m = 0.6f;  // its length, nose to tail; 0.58 m tall
+constexpr float kBunnyDropHeight_m = 0.4f;
+constexpr float kBunnyTilt_rad = 0.26f;      // about 15 degrees
+
+}  // namespace
+
+std::string asset_directory()
+{
+    if (const char* dir = std::getenv("SOFTBODY_ASSET_DIR"); dir && *dir) {
+        return dir;
+    }
+    return SOFTBODY_ASSET_DIR;
+}
+
+Result<TetMeshDesc> make_bunny_mesh()
+{
+    Result<TetMeshDesc> mesh = load_mesh_file(asset_directory() + "/" + kBunnyTetFile, {});
+    if (!mesh) {
+        return mesh;
+    }
+    mesh.value().name = "bunny";
+    place_above_ground(mesh.value(), kBunnyLongestSide_m, kBunnyDropHeight_m, kBunnyTilt_rad);
+    return mesh;
+}

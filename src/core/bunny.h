@@ -1,0 +1,17 @@
+// The bunny preset: the Stanford bunny (assets/bunny.obj, credited in
+// assets/README.md), tetrahedralized by this project's own tetrahedralizer.
+#pragma once
+
+#include "core/result.h"
+#include "core/tet_mesh.h"
+
+#include <string>
+
+// The directory the assets are read from: $SOFTBODY_ASSET_DIR when set, else
+// the source tree's assets/ (compiled in).
+std::string asset_directory();
+
+// The bunny, about 0.6 m long and 0.58 m tall, y up, tilted slightly and
+// lifted so that its lowest point is 0.4 m above the ground. Reads the
+// pre-generated assets/bunny.tet (see bunny.cpp).
+Result<TetMeshDesc> make_bunny_mesh();

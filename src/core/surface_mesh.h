@@ -1,0 +1,41 @@
+// Triangle surfaces as they come from a file: the input of the
+// tetrahedralizer. Nothing here assumes the surface is closed or consistently
+// oriented; the tetrahedralizer copes with both (tetrahedralizer.h).
+#pragma once
+
+#include "core/result.h"
+
+#include <glm/glm.hpp>
+
+#include <string>
+#include <vector>
+
+struct SurfaceMesh {
+    std::vector<glm::vec3> positions;      // file units (metres once placed)
+    std::vector<glm::uvec3> triangles;     // indices into positions
+};
+
+// Reads the vertices and faces of a Wavefront OBJ file with tinyobjloader;
+// polygons are fanned into triangles, everything else (normals, texture
+// coordinates, materials) is ignored. Fails, with a message that names the
+// file and the reason, when the file is missing or unreadable, has no
+// triangles, has a non-finite coordinate or a face index out of range.
+Result<SurfaceMesh> load_obj_surface(const std::string& path);
+
+// The same from OBJ text in memory; `name` names the source in messages.
+Result<SurfaceMesh> parse_obj_surface(const std::string& obj_text, const std::string& name);
+
+// Signed volume enclosed by the surface, sum over triangles of
+// a . (b x c) / 6 (divergence theorem): positive for a closed surface whose
+// triangles are counter-clockwise seen from outside, approximate for one
+// with holes.
+double signed_enclosed_volume(const SurfaceMesh& surface);
+
+struct Bounds {
+    glm::vec3 lo{0.0f};
+    glm::vec3 hi{0.0f};
+    glm::vec3 size() const { return hi - lo; }
+};
+
+// Axis-aligned bounds of the vertices that the triangles use.
+Bounds surface_bounds(const SurfaceMesh& surface);

@@ -1,0 +1,195 @@
+#include "core/tetrahedralizer.h"
+
+#include "core/isosurface_stuffing.h"
+#include "core/tet_repair.h"
+#include "core/winding_number.h"
+
+#include <chrono>
+#include <cmath>
+#include <optional>
+
+namespace {
+
+// A point is inside where |w| > 1/2: the absolute value makes a surface
+// whose triangles all face inwards as good as a correct one.
+constexpr double kInsideWinding = 0.5;
+
+// Pieces smaller than this, against the largest, are crumbs of thin parts.
+constexpr double kMinPieceFraction = 0.01;
+
+// Bisection steps for a crossing that no triangle explains (the segment goes
+// through a hole): 2^-12 of a lattice edge.
+constexpr int kBisectionSteps = 12;
+
+std::string prefix(const std::string& name)
+{
+    return "'" + name + "': ";
+}
+
+// Where the segment p + t (q - p), t in [0, 1], hits triangle (a, b, c)
+// (Moller and Trumbore 1997), in double precision.
+std::optional<double> segment_hits_triangle(const glm::dvec3& p, const glm::dvec3& q,
+                                            const glm::dvec3& a, const glm::dvec3& b,
+                                            const glm::dvec3& c)
+{
+    const glm::dvec3 dir = q - p;
+    const glm::dvec3 e1 = b - a, e2 = c - a;
+    const glm::dvec3 s = glm::cross(dir, e2);
+    const double det = glm::dot(e1, s);
+    if (std::abs(det) < 1e-300) {
+        return std::nullopt;  // parallel to the triangle's plane
+    }
+    const double inv = 1.0 / det;
+    const glm::dvec3 r = p - a;
+    const double u = glm::dot(r, s) * inv;
+    if (u < 0.0 || u > 1.0) return std::nullopt;
+    const glm::dvec3 rq = glm::cross(r, e1);
+    const double v = glm::dot(dir, rq) * inv;
+    if (v < 0.0 || u + v > 1.0) return std::nullopt;
+    const double t = glm::dot(e2, rq) * inv;
+    if (t < 0.0 || t > 1.0) return std::nullopt;
+    return t;
+}
+
+// The surface seen as a solid: inside tests from the winding number, and
+// crossings from the triangles themselves, falling back to bisection on the
+// winding number where a segment slips through a hole.
+class SurfaceSolid {
+public:
+    explicit SurfaceSolid(const SurfaceMesh& surface) : surface_(surface), field_(surface)
+    {
+        boxes_.reserve(surface.triangles.size());
+        for (const glm::uvec3& t : surface.triangles) {
+            const glm::vec3 &a = surface.positions[t.x], &b = surface.positions[t.y],
+                            &c = surface.positions[t.z];
+            boxes_.push_back({glm::min(a, glm::min(b, c)), glm::max(a, glm::max(b, c))});
+        }
+    }
+
+    std::vector<bool> inside(const std::vector<glm::vec3>& points) const
+    {
+        const std::vector<double> w = field_.at_points(points);
+        std::vector<bool> result(points.size());
+        for (size_t i = 0; i < points.size(); ++i) {
+            result[i] = std::abs(w[i]) > kInsideWinding;
+        }
+        return result;
+    }
+
+    glm::vec3 crossing(const glm::vec3& in, const glm::vec3& out) const
+    {
+        // The hit nearest the inside end.
+        const glm::vec3 lo = glm::min(in, out), hi = glm::max(in, out);
+        double best = 2.0;
+        for (size_t t = 0; t < boxes_.size(); ++t) {
+            const Bounds& box = boxes_[t];
+            if (box.hi.x < lo.x || box.lo.x > hi.x || box.hi.y < lo.y || box.lo.y > hi.y ||
+                box.hi.z < lo.z || box.lo.z > hi.z) {
+                continue;
+            }
+            const glm::uvec3& tri = surface_.triangles[t];
+            const std::optional<double> hit =
+                segment_hits_triangle(in, out, surface_.positions[tri.x],
+                                      surface_.positions[tri.y], surface_.positions[tri.z]);
+            if (hit && *hit < best) best = *hit;
+        }
+        if (best <= 1.0) {
+            return glm::vec3(glm::dvec3(in) + best * (glm::dvec3(out) - glm::dvec3(in)));
+        }
+        glm::vec3 a = in, b = out;
+        for (int step = 0; step < kBisectionSteps; ++step) {
+            const glm::vec3 mid = 0.5f * (a + b);
+            (std::abs(field_.at(mid)) > kInsideWinding ? a : b) = mid;
+        }
+        return 0.5f * (a + b);
+    }
+
+private:
+    const SurfaceMesh& surface_;
+    WindingNumberField field_;
+    std::vector<Bounds> boxes_;
+};
+
+}  // namespace
+
+Result<TetMeshDesc> tetrahedralize(const SurfaceMesh& surface,
+                                   const TetrahedralizeOptions& options,
+                                   const std::string& name, TetrahedralizeReport* report)
+{
+    const auto start = std::chrono::steady_clock::now();
+    const int resolution = options.cells_along_longest_side;
+    if (resolution < kMinCellsAlongLongestSide || resolution > kMaxCellsAlongLongestSide) {
+        return Result<TetMeshDesc>::failure(
+            prefix(name) + "resolution " + std::to_string(resolution) + " is outside " +
+            std::to_string(kMinCellsAlongLongestSide) + "-" +
+            std::to_string(kMaxCellsAlongLongestSide) + " cells along the longest side");
+    }
+    if (surface.triangles.empty()) {
+        return Result<TetMeshDesc>::failure(prefix(name) + "the surface has no triangles");
+    }
+    for (const glm::uvec3& t : surface.triangles) {
+        for (int a = 0; a < 3; ++a) {
+            if (t[a] >= surface.positions.size()) {
+                return Result<TetMeshDesc>::failure(prefix(name) + "a triangle uses vertex " +
+                                                    std::to_string(t[a]) + ", out of range");
+            }
+            const glm::vec3& p = surface.positions[t[a]];
+            if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
+                return Result<TetMeshDesc>::failure(prefix(name) +
+                                                    "a vertex has a non-finite coordinate");
+            }
+        }
+    }
+    const Bounds bounds = surface_bounds(surface);
+    const glm::vec3 size = bounds.size();
+    const float longest = std::max(size.x, std::max(size.y, size.z));
+    if (!(longest > 0.0f)) {
+        return Result<TetMeshDesc>::failure(prefix(name) + "the surface is a single point");
+    }
+
+    // The lattice: cubes of side longest / resolution, one more on every side
+    // than the box needs, so that its outer vertices are all outside.
+    BccLatticeSpec lattice;
+    lattice.cell_m = longest / static_cast<float>(resolution);
+    for (int a = 0; a < 3; ++a) {
+        lattice.cells[a] = static_cast<int>(std::ceil(size[a] / lattice.cell_m)) + 2;
+    }
+    const glm::vec3 centre = 0.5f * (bounds.lo + bounds.hi);
+    lattice.origin = centre - 0.5f * lattice.cell_m * glm::vec3(lattice.cells);
+
+    const SurfaceSolid solid(surface);
+    ImplicitSolid implicit;
+    implicit.inside = [&](const std::vector<glm::vec3>& p) { return solid.inside(p); };
+    implicit.crossing = [&](const glm::vec3& in, const glm::vec3& out) {
+        return solid.crossing(in, out);
+    };
+    StuffingStats stats;
+    TetMeshDesc mesh = stuff_isosurface(lattice, implicit, name, &stats);
+    if (mesh.tets.empty()) {
+        return Result<TetMeshDesc>::failure(
+            prefix(name) + "the surface encloses no volume at this resolution: the winding "
+                           "number finds no inside (too open a surface, or thinner than a "
+                           "cell of " + std::to_string(lattice.cell_m) + ")");
+    }
+
+    // Crumbs first, so that a crumb hanging on a vertex is not split off
+    // and kept.
+    const size_t dropped_pieces = drop_small_pieces(mesh, kMinPieceFraction);
+    const size_t split = split_pinched_vertices(mesh);
+    drop_unused_vertices(mesh);
+
+    if (report) {
+        report->quality = measure_tet_quality(mesh);
+        report->surface_volume = std::abs(signed_enclosed_volume(surface));
+        report->volume_ratio = report->surface_volume > 0.0
+                                   ? report->quality.volume_m3 / report->surface_volume
+                                   : 0.0;
+        report->lattice_vertices = stats.lattice_vertices;
+        report->warped_vertices = stats.warped_vertices;
+        report->dropped_tets = stats.dropped_flat_tets + dropped_pieces;
+        report->split_vertices = split;
+        report->seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    return mesh;
+}
