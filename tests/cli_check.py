@@ -85,6 +85,28 @@ else:
     check(png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10000,
           f"screenshot is a PNG with content ({len(png)} bytes)")
 
+# The bunny preset and own meshes: an OBJ tetrahedralized on load (also as
+# the bare last argument), and a bad file refused with its name.
+result = run("--headless", "--preset", "bunny", "--frames", "30", "--stats", str(stats_path))
+check(result.returncode == 0, f"bunny run exit code {result.returncode}")
+stats = json.loads(stats_path.read_text())
+check(stats["preset"] == "bunny" and stats["tets"] > 4000 and stats["nan_count"] == 0,
+      f"bunny preset: {stats['tets']} tets")
+repo = Path(__file__).resolve().parent.parent
+for args in (["--mesh", str(repo / "assets" / "bunny.obj")], [str(repo / "assets" / "bunny.obj")]):
+    result = run("--headless", "--resolution", "8", "--frames", "10", "--stats", str(stats_path),
+                 *args)
+    check(result.returncode == 0, f"{args}: exit code {result.returncode} {result.stderr}")
+    stats = json.loads(stats_path.read_text())
+    check(stats["preset"].endswith("bunny.obj") and stats["tets"] > 500, f"{args} loaded")
+bad = workdir / "cli_not_a_mesh.obj"
+bad.write_text("this is not an OBJ file\n")
+for path in [str(bad), str(workdir / "cli_missing.obj"), str(workdir / "cli_unknown.xyz")]:
+    result = run("--headless", "--mesh", path, "--frames", "1")
+    check(result.returncode == 1, f"bad file {path}: exit code {result.returncode}")
+    check(Path(path).name in result.stderr, f"bad file message names it: {result.stderr.strip()}")
+check(run("--headless", "--resolution", "1").returncode == 2, "--resolution 1 refused")
+
 result = run("--help")
 check(result.returncode == 0 and "--dump-positions" in result.stdout, "--help lists the flags")
 

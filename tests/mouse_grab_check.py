@@ -43,7 +43,7 @@ def inner(softbody, workdir):
                                stdout=log, stderr=subprocess.STDOUT)
     failures = []
     try:
-        if not wait_for(log_path, "preset cube", 60):
+        if not wait_for(log_path, "cube: 343 vertices", 60):
             failures.append("the window did not start")
             return 1
         # The camera frames the cube's fall; it lands near the middle of the

@@ -20,7 +20,9 @@ inline std::shared_ptr<const TetMesh> prepare_or_fail(const TetMeshDesc& desc)
 
 inline std::shared_ptr<const TetMesh> preset_mesh(PresetId id)
 {
-    return prepare_or_fail(make_preset_mesh(id));
+    Result<TetMeshDesc> desc = make_preset_mesh(id);
+    EXPECT_TRUE(desc.ok()) << desc.error();
+    return prepare_or_fail(desc.value());
 }
 
 // Parameters with nothing but the material: no gravity, no damping, no ground.

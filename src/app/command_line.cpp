@@ -54,8 +54,8 @@ std::string preset_names()
 std::string usage_text()
 {
     std::ostringstream out;
-    out << "usage: softbody [options]             open the window\n"
-           "       softbody --headless [options]  simulate without a window\n"
+    out << "usage: softbody [options] [MESH_FILE]             open the window\n"
+           "       softbody --headless [options]              simulate without a window\n"
            "\n"
            "Real-time tetrahedral XPBD soft bodies.\n"
            "\n"
@@ -64,7 +64,11 @@ std::string usage_text()
            "                          headless gpu runs in a surfaceless EGL context\n"
            "  --preset NAME           body: "
         << preset_names()
-        << " (default cube)\n"
+        << " (default bunny)\n"
+           "  --mesh FILE             simulate a mesh file instead: .obj (tetrahedralized),\n"
+           "                          .node/.ele (TetGen) or .tet; also as the last argument\n"
+           "  --resolution N          OBJ tetrahedralization: cells along the longest side,\n"
+           "                          2-200 (default 12)\n"
            "  --frames N              frames of 1/60 s to simulate (headless default 300;\n"
            "                          in the window: quit after N frames)\n"
            "  --substeps S            substeps per frame, 1-"
@@ -106,12 +110,16 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
         static const char* const kValueFlags[] = {
             "--solver", "--preset", "--frames", "--substeps", "--iterations", "--youngs",
             "--poisson", "--damping", "--stats", "--dump-positions", "--screenshot", "--size",
-            "--drag", "--grab-stiffness"};
+            "--drag", "--grab-stiffness", "--mesh", "--resolution"};
         bool takes_value = false;
         for (const char* known : kValueFlags) {
             takes_value = takes_value || flag == known;
         }
         if (!takes_value) {
+            if (!flag.empty() && flag[0] != '-' && options.mesh_path.empty()) {
+                options.mesh_path = flag;  // softbody model.obj
+                continue;
+            }
             return fail("unknown option '" + flag + "' (see --help)");
         }
         if (i + 1 >= args.size()) {
@@ -172,6 +180,14 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
             options.stats_path = value;
         } else if (flag == "--dump-positions") {
             options.dump_positions_path = value;
+        } else if (flag == "--mesh") {
+            options.mesh_path = value;
+        } else if (flag == "--resolution") {
+            std::optional<long long> n = parse_integer(value);
+            if (!n || *n < 2 || *n > 200) {
+                return bad("expected an integer from 2 to 200");
+            }
+            options.mesh_resolution = static_cast<int>(*n);
         } else if (flag == "--drag") {
             Result<DragSpec> drag = parse_drag(value);
             if (!drag) {
@@ -203,7 +219,9 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
 SimParams params_from_options(const Options& options)
 {
     SimParams params;
-    params.youngs_modulus_pa = preset_info(options.preset).suggested_youngs_pa;
+    params.youngs_modulus_pa = options.mesh_path.empty()
+                                   ? preset_info(options.preset).suggested_youngs_pa
+                                   : kLoadedBodyYoungsPa;
     if (options.youngs_modulus_pa) params.youngs_modulus_pa = *options.youngs_modulus_pa;
     if (options.poisson_ratio) params.poisson_ratio = *options.poisson_ratio;
     if (options.damping_per_s) params.air_damping_per_s = *options.damping_per_s;

@@ -17,7 +17,9 @@ struct Options {
     bool help = false;
     bool headless = false;
     std::optional<std::string> solver;  // default: cpu headless, gpu in the window
-    PresetId preset = PresetId::cube;
+    PresetId preset = PresetId::bunny;
+    std::string mesh_path;            // a file to simulate instead (positional or --mesh)
+    int mesh_resolution = kDefaultMeshResolution;  // --resolution: OBJ cells along the longest side
     std::optional<int> frames;          // default 300 headless; the window runs until closed
     std::optional<int> substeps;
     std::optional<int> iterations;

@@ -43,7 +43,15 @@ std::string positions_text(const std::vector<glm::vec3>& positions)
 
 int run_headless(const Options& options)
 {
-    Result<TetMesh> prepared = prepare_tet_mesh(make_preset_mesh(options.preset));
+    Result<TetMeshDesc> desc = options.mesh_path.empty()
+                                   ? make_preset_mesh(options.preset)
+                                   : make_body_from_file(options.mesh_path,
+                                                         options.mesh_resolution);
+    if (!desc) {
+        std::cerr << "softbody: " << desc.error() << "\n";
+        return 1;
+    }
+    Result<TetMesh> prepared = prepare_tet_mesh(desc.value());
     if (!prepared) {
         std::cerr << "softbody: " << prepared.error() << "\n";
         return 1;
@@ -100,7 +108,8 @@ int run_headless(const Options& options)
             .count();
 
     RunReport report;
-    report.preset = preset_info(options.preset).name;
+    report.preset = options.mesh_path.empty() ? preset_info(options.preset).name
+                                              : options.mesh_path;
     report.solver = solver->name();
     report.vertices = mesh->vertex_count();
     report.tets = mesh->tet_count();

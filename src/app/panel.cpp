@@ -68,6 +68,18 @@ void solver_section(PanelState& s, const Scene& scene)
     }
 }
 
+void mesh_file_section(PanelState& s)
+{
+    ImGui::TextWrapped(".obj (tetrahedralized), .node/.ele (TetGen) or .tet; or drop a file "
+                       "onto the window.");
+    const bool entered = ImGui::InputText("Path", s.mesh_path, sizeof s.mesh_path,
+                                          ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SliderInt("OBJ resolution", &s.mesh_resolution, 4, 40, "%d cells");
+    if ((ImGui::Button("Load") || entered) && s.mesh_path[0] != '\0') {
+        s.file_requested = std::string(s.mesh_path);
+    }
+}
+
 void stats_section(PanelState& s, const Scene& scene)
 {
     ImGui::Text("%.0f fps, %.2f ms per displayed frame", s.display_fps, s.frame_ms);
@@ -107,6 +119,12 @@ void draw_panel(PanelState& s, const Scene& scene)
         ImGui::SameLine();
     }
     ImGui::NewLine();
+    if (!scene.preset()) {
+        ImGui::TextWrapped("Body: %s", scene.body_name().c_str());
+    }
+    if (!s.loading.empty()) {
+        ImGui::TextColored(ImVec4(0.5f, 0.8f, 1.0f, 1.0f), "%s", s.loading.c_str());
+    }
     if (ImGui::Button("Reset (R)")) s.reset_requested = true;
     ImGui::SameLine();
     if (ImGui::Button(s.paused ? "Run (Space)" : "Pause (Space)")) s.paused = !s.paused;
@@ -114,6 +132,7 @@ void draw_panel(PanelState& s, const Scene& scene)
     if (ImGui::Button("Step (N)")) s.step_requested = true;
     ImGui::Checkbox("Wireframe (W)", &s.wireframe);
 
+    if (ImGui::CollapsingHeader("Mesh file")) mesh_file_section(s);
     if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) material_section(s);
     if (ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) solver_section(s, scene);
     if (ImGui::CollapsingHeader("Statistics", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -129,7 +148,7 @@ void draw_panel(PanelState& s, const Scene& scene)
     }
     ImGui::TextDisabled("Left drag grabs (wheel: nearer/farther), right drag\n"
                         "orbits, middle drag pans, wheel zooms.\n"
-                        "1-3 presets, F12 screenshot, Esc quit.");
+                        "1-4 presets, F12 screenshot, Esc quit.");
     ImGui::PopItemWidth();
     ImGui::End();
 }

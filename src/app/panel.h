@@ -23,6 +23,12 @@ struct PanelState {
     bool reload_shaders_requested = false;
     bool screenshot_requested = false;
     std::optional<PresetId> preset_requested;
+    std::optional<std::string> file_requested;  // from the path field or a dropped file
+    std::string loading;  // "loading FILE": shown while a file loads
+
+    // The mesh file field.
+    char mesh_path[1024] = "";
+    int mesh_resolution = kDefaultMeshResolution;
     std::optional<SolverKind> solver_requested;
 
     // Shown.

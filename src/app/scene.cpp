@@ -28,7 +28,20 @@ Result<std::unique_ptr<Solver>> Scene::make_solver(SolverKind kind)
 
 Result<std::string> Scene::load_preset(PresetId id)
 {
-    Result<TetMesh> prepared = prepare_tet_mesh(make_preset_mesh(id));
+    return load_body(make_preset_mesh(id), id);
+}
+
+Result<std::string> Scene::load_file(const std::string& path, int resolution)
+{
+    return load_body(make_body_from_file(path, resolution), std::nullopt);
+}
+
+Result<std::string> Scene::load_body(Result<TetMeshDesc> desc, std::optional<PresetId> preset)
+{
+    if (!desc) {
+        return Result<std::string>::failure(desc.error());
+    }
+    Result<TetMesh> prepared = prepare_tet_mesh(desc.value());
     if (!prepared) {
         return Result<std::string>::failure(prepared.error());
     }
@@ -44,7 +57,7 @@ Result<std::string> Scene::load_preset(PresetId id)
         return Result<std::string>::failure(solver.error());
     }
     mesh_ = std::make_shared<const TetMesh>(std::move(prepared).value());
-    preset_ = id;
+    preset_ = preset;
     solver_ = std::move(solver).value();
     reset();
     return note;

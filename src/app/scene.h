@@ -10,6 +10,7 @@
 #include "gpu/shader_library.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 enum class SolverKind { gpu, cpu };
@@ -24,6 +25,9 @@ public:
     // value is a note, empty unless something was worked around (no GPU
     // solver: the CPU one runs instead).
     Result<std::string> load_preset(PresetId id);
+    // The same for a mesh file (.obj tetrahedralized at `resolution`,
+    // .node/.ele, .tet), placed like the presets.
+    Result<std::string> load_file(const std::string& path, int resolution);
     void reset();
 
     // Switching hands the current state over (one read-back, on request).
@@ -43,7 +47,9 @@ public:
     BodyDrawData draw_data();
 
     bool loaded() const { return solver_ != nullptr; }
-    PresetId preset() const { return preset_; }
+    // The preset running, or nullopt for a body loaded from a file.
+    std::optional<PresetId> preset() const { return preset_; }
+    const std::string& body_name() const { return mesh_->name; }
     SolverKind solver_kind() const { return kind_; }
     const TetMesh& mesh() const { return *mesh_; }
     bool compute_available() const { return compute_available_; }
@@ -53,10 +59,11 @@ public:
 
 private:
     Result<std::unique_ptr<Solver>> make_solver(SolverKind kind);
+    Result<std::string> load_body(Result<TetMeshDesc> desc, std::optional<PresetId> preset);
 
     ShaderLibrary shaders_;
     bool compute_available_;
-    PresetId preset_ = PresetId::cube;
+    std::optional<PresetId> preset_;
     SolverKind kind_ = SolverKind::cpu;
     std::shared_ptr<const TetMesh> mesh_;
     std::unique_ptr<Solver> solver_;

@@ -1,6 +1,7 @@
 #include "app/stats_json.h"
 
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace {
@@ -17,6 +18,26 @@ std::string number(double value)
     return out.str();
 }
 
+// A JSON string literal: quotes, backslashes and control characters escaped
+// (the preset field may be a file path).
+std::string quoted(const std::string& text)
+{
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
 }  // namespace
 
 std::string report_to_json(const RunReport& r)
@@ -24,8 +45,8 @@ std::string report_to_json(const RunReport& r)
     const SimStats& s = r.stats;
     std::ostringstream out;
     out << "{\n"
-        << "  \"preset\": \"" << r.preset << "\",\n"
-        << "  \"solver\": \"" << r.solver << "\",\n"
+        << "  \"preset\": " << quoted(r.preset) << ",\n"
+        << "  \"solver\": " << quoted(r.solver) << ",\n"
         << "  \"vertices\": " << r.vertices << ",\n"
         << "  \"tets\": " << r.tets << ",\n"
         << "  \"frames\": " << r.frames << ",\n"

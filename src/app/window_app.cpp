@@ -27,6 +27,7 @@ namespace {
 struct InputEvents {
     std::deque<int> keys;       // pressed keys
     float scroll_steps = 0.0f;  // wheel
+    std::deque<std::string> dropped_files;
 };
 
 InputEvents& events_of(GLFWwindow* window)
@@ -73,6 +74,13 @@ void scroll_callback(GLFWwindow* window, double, double y)
 {
     if (!ImGui::GetIO().WantCaptureMouse) {
         events_of(window).scroll_steps += static_cast<float>(y);
+    }
+}
+
+void drop_callback(GLFWwindow* window, int count, const char** paths)
+{
+    for (int i = 0; i < count; ++i) {
+        events_of(window).dropped_files.emplace_back(paths[i]);
     }
 }
 
@@ -124,22 +132,39 @@ private:
     bool dragging_ = false;
 };
 
-void apply_preset(Scene& scene, PresetId id, PanelState& panel, OrbitCamera& camera)
+// Shows the outcome of loading a body and frames it; on failure the running
+// body is untouched and the panel and log say why.
+void after_load(const Result<std::string>& loaded, Scene& scene, PanelState& panel,
+                OrbitCamera& camera, float youngs_pa)
 {
-    Result<std::string> loaded = scene.load_preset(id);
     if (!loaded) {
         spdlog::error("{}", loaded.error());
         panel.solver_note = loaded.error();
         return;
     }
+    panel.solver_note = loaded.value();
     if (!loaded.value().empty()) {
         spdlog::warn("{}", loaded.value());
-        panel.solver_note = loaded.value();
     }
-    panel.params.youngs_modulus_pa = preset_info(id).suggested_youngs_pa;
+    panel.params.youngs_modulus_pa = youngs_pa;
     camera.frame(scene.initial_min(), scene.initial_max());
-    spdlog::info("preset {}: {} vertices, {} tets", preset_info(id).name,
-                 scene.mesh().vertex_count(), scene.mesh().tet_count());
+    spdlog::info("{}: {} vertices, {} tets", scene.body_name(), scene.mesh().vertex_count(),
+                 scene.mesh().tet_count());
+}
+
+void apply_preset(Scene& scene, PresetId id, PanelState& panel, OrbitCamera& camera)
+{
+    after_load(scene.load_preset(id), scene, panel, camera, preset_info(id).suggested_youngs_pa);
+}
+
+void apply_file(Scene& scene, const std::string& path, PanelState& panel, OrbitCamera& camera)
+{
+    const auto start = std::chrono::steady_clock::now();
+    after_load(scene.load_file(path, panel.mesh_resolution), scene, panel, camera,
+               kLoadedBodyYoungsPa);
+    spdlog::info("loading {} took {:.0f} ms", path,
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                           start).count());
 }
 
 void take_screenshot(const std::string& path, glm::ivec2 size)
@@ -184,6 +209,7 @@ int run_window_app(const Options& options)
     glfwSetWindowUserPointer(window, &events);
     glfwSetKeyCallback(window, key_callback);
     glfwSetScrollCallback(window, scroll_callback);
+    glfwSetDropCallback(window, drop_callback);
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
@@ -205,7 +231,19 @@ int run_window_app(const Options& options)
         panel.gl_description = gl_context_description();
         panel.params = params_from_options(options);
         OrbitCamera camera;
-        apply_preset(scene, options.preset, panel, camera);
+        std::snprintf(panel.mesh_path, sizeof panel.mesh_path, "%s", options.mesh_path.c_str());
+        panel.mesh_resolution = options.mesh_resolution;
+        if (options.mesh_path.empty()) {
+            apply_preset(scene, options.preset, panel, camera);
+        } else {
+            apply_file(scene, options.mesh_path, panel, camera);
+            if (!scene.loaded()) {
+                const std::string why = panel.solver_note;
+                spdlog::info("starting on the {} preset instead", preset_info(options.preset).name);
+                apply_preset(scene, options.preset, panel, camera);
+                panel.solver_note = why;  // keep saying why the file is not running
+            }
+        }
         panel.params = params_from_options(options);
         if (!scene.loaded()) {
             exit_code = 1;
@@ -301,6 +339,24 @@ int run_window_app(const Options& options)
                 apply_preset(scene, *std::exchange(panel.preset_requested, std::nullopt), panel,
                              camera);
                 clock.clear();
+            }
+            for (; !events.dropped_files.empty(); events.dropped_files.pop_front()) {
+                panel.file_requested = events.dropped_files.front();
+                std::snprintf(panel.mesh_path, sizeof panel.mesh_path, "%s",
+                              panel.file_requested->c_str());
+            }
+            if (panel.file_requested) {
+                if (panel.loading.empty()) {
+                    // Draw one frame that says so: a large OBJ takes a moment.
+                    panel.loading = "loading " + *panel.file_requested + " ...";
+                    spdlog::info("{}", panel.loading);
+                } else {
+                    mouse_grab.end(scene);
+                    apply_file(scene, *std::exchange(panel.file_requested, std::nullopt), panel,
+                               camera);
+                    panel.loading.clear();
+                    clock.clear();
+                }
             }
             if (std::exchange(panel.reset_requested, false)) {
                 mouse_grab.end(scene);

@@ -1,6 +1,8 @@
 #include "core/presets.h"
 
+#include "core/bunny.h"
 #include "core/lattice.h"
+#include "core/mesh_files.h"
 
 #include <glm/gtc/constants.hpp>
 #include <glm/gtc/matrix_transform.hpp>
@@ -99,6 +101,7 @@ TetMeshDesc make_beam()
 const std::vector<Preset>& all_presets()
 {
     static const std::vector<Preset> presets = {
+        {PresetId::bunny, "bunny", "Stanford bunny, 1,192 vertices, 4,787 tets", 5.0e5f},
         {PresetId::cube, "cube", "343 vertices, 1,296 tets, dropped tilted", 2.0e5f},
         {PresetId::torus, "torus", "600 vertices, 2,304 tets, large rotations", 1.0e5f},
         {PresetId::beam, "beam", "325 vertices, 1,152 tets, left face pinned", 1.0e6f},
@@ -126,14 +129,35 @@ std::optional<PresetId> preset_from_name(std::string_view name)
     return std::nullopt;
 }
 
-TetMeshDesc make_preset_mesh(PresetId id)
+Result<TetMeshDesc> make_preset_mesh(PresetId id)
 {
     TetMeshDesc desc;
     switch (id) {
+    case PresetId::bunny: {
+        Result<TetMeshDesc> bunny = make_bunny_mesh();
+        if (!bunny) {
+            return bunny;
+        }
+        desc = std::move(bunny).value();
+        break;
+    }
     case PresetId::cube: desc = make_cube(); break;
     case PresetId::torus: desc = make_torus(); break;
     case PresetId::beam: desc = make_beam(); break;
     }
     desc.name = preset_info(id).name;
+    return desc;
+}
+
+Result<TetMeshDesc> make_body_from_file(const std::string& path, int resolution)
+{
+    TetrahedralizeOptions options;
+    options.cells_along_longest_side = resolution;
+    Result<TetMeshDesc> loaded = load_mesh_file(path, options);
+    if (!loaded) {
+        return loaded;
+    }
+    TetMeshDesc desc = std::move(loaded).value();
+    place_above_ground(desc, 0.6f, 0.4f, glm::radians(15.0f));
     return desc;
 }

@@ -1,14 +1,16 @@
-// The built-in bodies. Each is generated procedurally, already placed where
-// it starts: above the ground, the cube and torus tilted so that they tumble.
+// The built-in bodies, already placed where they start: above the ground,
+// tilted so that they tumble (the beam hangs from its pinned face). The
+// cube, torus and beam are generated; the bunny is read from assets/.
 #pragma once
 
+#include "core/result.h"
 #include "core/tet_mesh.h"
 
 #include <optional>
 #include <string_view>
 #include <vector>
 
-enum class PresetId { cube, torus, beam };
+enum class PresetId { bunny, cube, torus, beam };
 
 struct Preset {
     PresetId id;
@@ -22,4 +24,15 @@ const Preset& preset_info(PresetId id);
 std::optional<PresetId> preset_from_name(std::string_view name);
 
 // The preset's mesh, placed in the world (metres, y up, ground at y = 0).
-TetMeshDesc make_preset_mesh(PresetId id);
+// Fails only for the bunny, when its asset cannot be read.
+Result<TetMeshDesc> make_preset_mesh(PresetId id);
+
+// Cells along the longest side when an OBJ surface is tetrahedralized on load.
+inline constexpr int kDefaultMeshResolution = 12;
+
+// A body from a file (.obj, .node/.ele, .tet), placed like the presets:
+// scaled to 0.6 m along its longest side, tilted, its lowest point 0.4 m up.
+Result<TetMeshDesc> make_body_from_file(const std::string& path, int resolution);
+
+// The Young's modulus a loaded body starts with.
+inline constexpr float kLoadedBodyYoungsPa = 3.0e5f;

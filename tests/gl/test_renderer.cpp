@@ -179,7 +179,7 @@ using RendererTest = GlTest;
 
 TEST_F(RendererTest, CubeShowsBodyGroundSkyAndShadow)
 {
-    Result<TetMesh> mesh = prepare_tet_mesh(make_preset_mesh(PresetId::cube));
+    Result<TetMesh> mesh = prepare_tet_mesh(make_preset_mesh(PresetId::cube).value());
     ASSERT_TRUE(mesh) << mesh.error();
     const UploadedBody body = upload_body(mesh.value());
     const glm::vec3 centre = 0.5f * (body.draw.bounds_min + body.draw.bounds_max);
@@ -235,7 +235,7 @@ TEST_F(RendererTest, InsideOutBodyIsStillLit)
 {
     // Two-sided lighting: back faces are lit with the flipped normal, so an
     // inverted body shows its colour instead of going black.
-    Result<TetMesh> mesh = prepare_tet_mesh(make_preset_mesh(PresetId::cube));
+    Result<TetMesh> mesh = prepare_tet_mesh(make_preset_mesh(PresetId::cube).value());
     ASSERT_TRUE(mesh) << mesh.error();
     const UploadedBody body = upload_body(mesh.value(), true);
     const Rendered image = render(body.draw);

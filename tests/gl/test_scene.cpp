@@ -1,0 +1,60 @@
+// The scene the window runs: presets, files, solver switches. A bad file
+// never takes the running body away.
+#include "gl_test_support.h"
+
+#include "app/scene.h"
+#include "core/bunny.h"
+#include "core/sim_stats.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+using SceneTest = GlTest;
+
+TEST_F(SceneTest, BadFilesLeaveTheRunningBodyAlone)
+{
+    Scene scene(ShaderLibrary(), true);
+    ASSERT_TRUE(scene.load_preset(PresetId::torus).ok());
+    scene.step_frame(SimParams());
+    const size_t vertices = scene.mesh().vertex_count();
+
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / "softbody_scene_test";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "garbage.obj") << "not a mesh at all\n";
+    std::ofstream(dir / "empty.tet") << "";
+    for (const std::string& path : {(dir / "missing.obj").string(), (dir / "garbage.obj").string(),
+                                   (dir / "empty.tet").string(), dir.string()}) {
+        Result<std::string> loaded = scene.load_file(path, kDefaultMeshResolution);
+        EXPECT_FALSE(loaded.ok()) << path;
+        EXPECT_NE(loaded.error().find(std::filesystem::path(path).filename().string()),
+                  std::string::npos)
+            << loaded.error();
+        EXPECT_EQ(scene.preset(), PresetId::torus);
+        EXPECT_EQ(scene.mesh().vertex_count(), vertices);
+        scene.step_frame(SimParams());  // and it keeps running
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST_F(SceneTest, LoadsTheBunnyFromItsObjAndSwitchesSolvers)
+{
+    Scene scene(ShaderLibrary(), true);
+    Result<std::string> loaded = scene.load_file(asset_directory() + "/bunny.obj", 8);
+    ASSERT_TRUE(loaded.ok()) << loaded.error();
+    EXPECT_FALSE(scene.preset().has_value());
+    EXPECT_GT(scene.mesh().tet_count(), 500u);
+    // Placed above the ground, about 0.6 m long.
+    EXPECT_GT(scene.initial_min().y, 0.0f);
+    const glm::vec3 size = scene.initial_max() - scene.initial_min();
+    EXPECT_NEAR(std::max({size.x, size.y, size.z}), 0.6f, 0.1f);
+    scene.step_frame(SimParams());
+    ASSERT_TRUE(scene.set_solver(SolverKind::cpu).ok());
+    scene.step_frame(SimParams());
+    ASSERT_TRUE(scene.set_solver(SolverKind::gpu).ok());
+    scene.step_frame(SimParams());
+    std::vector<glm::vec3> positions;
+    scene.solver().read_positions(positions);
+    EXPECT_EQ(compute_stats(scene.mesh(), positions, {}).nan_count, 0u);
+}
