@@ -58,13 +58,14 @@ float first_mode_rad_s(const Beam& beam, float youngs_pa)
 }
 
 float tip_deflection(const Beam& beam, float youngs_pa, int substeps, int iterations,
-                     int frames)
+                     SolverMethod method, int frames)
 {
     SimParams p;
     p.youngs_modulus_pa = youngs_pa;
     p.poisson_ratio = 0.3f;
     p.substeps = substeps;
     p.iterations = iterations;
+    p.method = method;
     p.ground_enabled = false;
     p.air_damping_per_s = std::min(2.0f * first_mode_rad_s(beam, youngs_pa), 60.0f);
     CpuSolver solver;
@@ -112,13 +113,20 @@ int main(int argc, char** argv)
     std::printf("cantilever %.2f m, %zu tets, %d frames to settle; tip deflection (m) and its "
                 "ratio to the converged 10x128 answer\n",
                 length, beam.mesh->tet_count(), frames);
-    std::printf("%10s %12s %18s %18s\n", "E (Pa)", "10x128", "schedule", "2x substeps");
+    std::printf("%10s %12s %18s %18s %18s %18s\n", "E (Pa)", "10x128 J", "Jacobi",
+                "Jacobi 2x subst.", "Gauss-Seidel", "G-S 2x subst.");
+    const SolverMethod jacobi = SolverMethod::jacobi;
+    const SolverMethod gs = SolverMethod::gauss_seidel;
     for (float e : youngs) {
-        const float converged = tip_deflection(beam, e, 10, 128, frames);
-        const float scheduled = tip_deflection(beam, e, substeps, iterations, frames);
-        const float doubled = tip_deflection(beam, e, 2 * substeps, iterations, frames);
-        std::printf("%10.3g %12.5f %11.5f %5.3fx %11.5f %5.3fx\n", e, converged, scheduled,
-                    scheduled / converged, doubled, doubled / converged);
+        const float converged = tip_deflection(beam, e, 10, 128, jacobi, frames);
+        const float values[4] = {
+            tip_deflection(beam, e, substeps, iterations, jacobi, frames),
+            tip_deflection(beam, e, 2 * substeps, iterations, jacobi, frames),
+            tip_deflection(beam, e, substeps, iterations, gs, frames),
+            tip_deflection(beam, e, 2 * substeps, iterations, gs, frames)};
+        std::printf("%10.3g %12.5f", e, converged);
+        for (float v : values) std::printf(" %11.5f %5.3fx", v, v / converged);
+        std::printf("\n");
         std::fflush(stdout);
     }
     return 0;

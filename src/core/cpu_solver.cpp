@@ -59,8 +59,13 @@ void CpuSolver::step_frame(const SimParams& raw_params)
         predict(params, h);
         reset_lambda();
         for (int iteration = 0; iteration < params.iterations; ++iteration) {
-            solve_tets(params, h);
-            apply_deltas(params);
+            if (params.method == SolverMethod::gauss_seidel) {
+                solve_tets_colored(params, h);
+                project_ground(params);
+            } else {
+                solve_tets(params, h);
+                apply_deltas(params);
+            }
             solve_grab(h);
         }
         update_velocities(params, h);
@@ -90,26 +95,67 @@ void CpuSolver::reset_lambda()
     grab_lambda_ = 0.0f;
 }
 
-void CpuSolver::solve_tets(const SimParams& params, float h)
+CpuSolver::TetStepConstants CpuSolver::tet_step_constants(const SimParams& params, float h)
 {
     const LameParameters lame = lame_parameters(params.youngs_modulus_pa, params.poisson_ratio);
-    const bool volume_enabled = volume_constraint_enabled(lame);
-    const float inv_h2 = 1.0f / (h * h);
+    return {lame, volume_constraint_enabled(lame), 1.0f / (h * h), params.jacobi_k};
+}
+
+void CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm::vec3* d)
+{
     const TetMesh& mesh = *mesh_;
-    for (size_t t = 0; t < mesh.tet_count(); ++t) {
-        const glm::uvec4& tet = mesh.tets[t];
-        const float rest_volume = mesh.rest_volumes_m3[t];
-        const glm::vec4 w(inverse_masses_[tet.x], inverse_masses_[tet.y], inverse_masses_[tet.z],
-                          inverse_masses_[tet.w]);
-        const float alpha_volume =
-            volume_enabled ? volume_compliance(lame, rest_volume) * inv_h2 : 0.0f;
-        glm::vec3* d = &deltas_[t * 4];
-        tet_math::tm_solve_tet(positions_[tet.x], positions_[tet.y], positions_[tet.z],
-                               positions_[tet.w], w, mesh.inv_rest_shapes[t], rest_volume,
-                               arap_compliance(lame, rest_volume) * inv_h2, alpha_volume,
-                               volume_enabled,
-                               jacobi_weight(params.jacobi_k, mesh.max_corner_valence[t]),
-                               lambda_arap_[t], lambda_volume_[t], d[0], d[1], d[2], d[3]);
+    const glm::uvec4& tet = mesh.tets[t];
+    const float rest_volume = mesh.rest_volumes_m3[t];
+    const glm::vec4 w(inverse_masses_[tet.x], inverse_masses_[tet.y], inverse_masses_[tet.z],
+                      inverse_masses_[tet.w]);
+    const float alpha_volume =
+        k.volume_enabled ? volume_compliance(k.lame, rest_volume) * k.inv_h2 : 0.0f;
+    tet_math::tm_solve_tet(positions_[tet.x], positions_[tet.y], positions_[tet.z],
+                           positions_[tet.w], w, mesh.inv_rest_shapes[t], rest_volume,
+                           arap_compliance(k.lame, rest_volume) * k.inv_h2, alpha_volume,
+                           k.volume_enabled, omega, lambda_arap_[t], lambda_volume_[t], d[0], d[1],
+                           d[2], d[3]);
+}
+
+void CpuSolver::solve_tets(const SimParams& params, float h)
+{
+    const TetStepConstants k = tet_step_constants(params, h);
+    for (size_t t = 0; t < mesh_->tet_count(); ++t) {
+        solve_tet(t, k, jacobi_weight(k.jacobi_k, mesh_->max_corner_valence[t]), &deltas_[t * 4]);
+    }
+}
+
+void CpuSolver::solve_tets_colored(const SimParams& params, float h)
+{
+    const TetStepConstants k = tet_step_constants(params, h);
+    const Csr& colors = mesh_->tet_colors;
+    for (size_t c = 0; c < colors.rows(); ++c) {
+        // Within a colour no vertex is shared: any order gives the same sums.
+        for (uint32_t e = colors.begin(c); e < colors.end(c); ++e) {
+            const uint32_t t = colors.entries[e];
+            glm::vec3 d[4];
+            solve_tet(t, k, 1.0f, d);
+            for (int a = 0; a < 4; ++a) {
+                const uint32_t v = mesh_->tets[t][a];
+                corrections_[v] += d[a];
+                positions_[v] = predicted_positions_[v] + corrections_[v];
+            }
+        }
+    }
+}
+
+void CpuSolver::project_ground(const SimParams& params)
+{
+    if (!params.ground_enabled) {
+        return;
+    }
+    for (size_t v = 0; v < positions_.size(); ++v) {
+        glm::vec3& x = positions_[v];
+        if (inverse_masses_[v] != 0.0f && x.y < 0.0f) {
+            ground_push_m_[v] += -x.y;
+            corrections_[v].y -= x.y;
+            x.y = 0.0f;
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 // shaders use. The per-tet maths is tet_math.glsl, shared with the GPU.
 #pragma once
 
+#include "core/material.h"
 #include "core/solver.h"
 
 #include <vector>
@@ -30,8 +31,22 @@ private:
     // Per substep of length h (DESIGN.md 4.1 - 4.4).
     void predict(const SimParams& params, float h);
     void reset_lambda();
+    // What every tet step of a substep shares.
+    struct TetStepConstants {
+        LameParameters lame;
+        bool volume_enabled;
+        float inv_h2;
+        float jacobi_k;
+    };
+    static TetStepConstants tet_step_constants(const SimParams& params, float h);
+
     void solve_tets(const SimParams& params, float h);
+    // One tet's step with weight omega; its four corrections go to d[0..3].
+    void solve_tet(size_t t, const TetStepConstants& constants, float omega, glm::vec3* d);
     void apply_deltas(const SimParams& params);
+    // Gauss-Seidel iteration: colour by colour, straight into the positions.
+    void solve_tets_colored(const SimParams& params, float h);
+    void project_ground(const SimParams& params);
     void solve_grab(float h);
     void update_velocities(const SimParams& params, float h);
     // Once per frame.

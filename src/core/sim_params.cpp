@@ -24,6 +24,15 @@ void clamp_field(const char* name, T& value, T lo, T hi, T fallback, std::ostrin
 
 }  // namespace
 
+const char* solver_method_name(SolverMethod method)
+{
+    switch (method) {
+    case SolverMethod::jacobi: return "jacobi";
+    case SolverMethod::gauss_seidel: return "gauss-seidel";
+    }
+    return "?";
+}
+
 SimParams sanitized(const SimParams& params, std::string* note)
 {
     const SimParams defaults;

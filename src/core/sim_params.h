@@ -6,6 +6,18 @@
 
 #include <string>
 
+// How the tets of a substep are iterated (docs/algorithm.md, 4.3).
+enum class SolverMethod {
+    // DESIGN.md's reference: all tets at once, corrections gathered per vertex
+    // with the per-tet weight omega.
+    jacobi,
+    // Colour by colour (no two tets of a colour share a vertex): each colour
+    // sees the corrections of the ones before; full steps, no omega.
+    gauss_seidel,
+};
+
+const char* solver_method_name(SolverMethod method);
+
 struct SimParams {
     // Material.
     float youngs_modulus_pa = 1.0e5f;
@@ -17,6 +29,7 @@ struct SimParams {
     int substeps = 10;
     int iterations = 8;
     float jacobi_k = 1.8f;  // omega_t = clamp(k / max valence, 0.08, 0.5)
+    SolverMethod method = SolverMethod::gauss_seidel;
 
     // Environment.
     glm::vec3 gravity_m_s2 = {0.0f, -9.81f, 0.0f};

@@ -1,5 +1,7 @@
 #include "core/tet_mesh.h"
 
+#include "core/tet_coloring.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -242,5 +244,8 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc)
         e /= 3;
     }
     mesh.vertex_triangles = std::move(corners);
+
+    // 7. Colours for the Gauss-Seidel solver.
+    mesh.tet_colors = color_tets(mesh.tets, nv);
     return mesh;
 }

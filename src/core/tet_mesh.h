@@ -51,6 +51,7 @@ struct TetMesh {
 
     Csr vertex_tet_corners;  // vertex -> slots (tet * 4 + corner)
     Csr vertex_triangles;    // vertex -> surface triangles
+    Csr tet_colors;          // colour -> tets; no two tets of a colour share a vertex
 
     size_t dropped_degenerate_tets = 0;
 
