@@ -21,9 +21,15 @@ layout(std430, binding = 1) buffer Velocities { vec4 velocities[]; };        // 
 layout(std430, binding = 2) buffer Predicted { vec4 predicted[]; };          // xyz x after predict
 layout(std430, binding = 3) buffer Corrections { vec4 corrections[]; };      // xyz correction, w ground push
 layout(std430, binding = 4) readonly buffer InverseVolumes { float inverse_volumes[]; };  // 0: pinned
+// Some drivers count every declared block against the per-shader limit (16
+// on llvmpipe), used or not: a pass that needs more blocks of its own
+// defines SIM_NO_GATHER_OR_SURFACE before including this file to leave out
+// the gather and surface blocks it does not use.
+#ifndef SIM_NO_GATHER_OR_SURFACE
 layout(std430, binding = 5) readonly buffer SlotOffsets { uint slot_offsets[]; };    // CSR, NV + 1
 layout(std430, binding = 6) readonly buffer SlotEntries { uint slot_entries[]; };    // tet * 4 + corner
 layout(std430, binding = 7) buffer Normals { vec4 normals[]; };
+#endif
 
 // Per tet.
 struct TetRest {
@@ -35,6 +41,7 @@ layout(std430, binding = 8) readonly buffer Tets { uvec4 tets[]; };
 layout(std430, binding = 9) readonly buffer TetRests { TetRest tet_rests[]; };
 // x shape, y volume; one extra entry after the tets holds the grab's lambda.
 layout(std430, binding = 10) buffer Lambdas { vec2 lambdas[]; };
+#ifndef SIM_NO_GATHER_OR_SURFACE
 layout(std430, binding = 11) buffer Deltas { vec4 deltas[]; };               // per slot
 
 // Per surface triangle.
@@ -42,6 +49,7 @@ layout(std430, binding = 12) readonly buffer Triangles { uint triangles[]; };  /
 layout(std430, binding = 13) buffer FaceNormals { vec4 face_normals[]; };
 layout(std430, binding = 14) readonly buffer FaceOffsets { uint face_offsets[]; };  // CSR, NV + 1
 layout(std430, binding = 15) readonly buffer FaceEntries { uint face_entries[]; };
+#endif
 
 // Inverse mass of vertex v: 1 / (density * lumped volume), 0 when pinned.
 float inverse_mass(uint v)

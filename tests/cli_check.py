@@ -31,7 +31,7 @@ result = run("--headless", "--solver", "cpu", "--preset", "cube", "--frames", "3
 print(result.stdout, result.stderr)
 check(result.returncode == 0, f"headless run exit code {result.returncode}")
 stats = json.loads(stats_path.read_text())
-for key in ["preset", "vertices", "tets", "frames", "substeps", "iterations", "ms_per_frame",
+for key in ["preset", "method", "vertices", "tets", "frames", "substeps", "iterations", "ms_per_frame",
             "min_y", "max_y", "centroid", "inverted_tets", "nan_count", "max_speed",
             "centroid_speed"]:
     check(key in stats, f"stats JSON lacks '{key}'")
@@ -65,7 +65,8 @@ for args, flag in [(["--headless", "--frames", "ten"], "--frames"),
                    (["--headless", "--poisson", "0.5"], "--poisson"),
                    (["--headless", "--substeps", "0"], "--substeps"),
                    (["--headless", "--iterations"], "--iterations"),
-                   (["--headless", "--bogus"], "--bogus")]:
+                   (["--headless", "--bogus"], "--bogus"),
+                   (["--headless", "--method", "newton"], "--method")]:
     result = run(*args)
     check(result.returncode == 2, f"{args} exit code {result.returncode}, expected 2")
     check(flag in result.stderr, f"{args} message names {flag}: {result.stderr.strip()}")

@@ -12,7 +12,7 @@ TEST(CommandLine, ParsesTheHeadlessFlags)
     Result<Options> r = parse_command_line(
         {"--headless", "--solver", "cpu", "--preset", "beam", "--frames", "42", "--substeps", "20",
          "--iterations", "16", "--youngs", "2.5e6", "--poisson", "0.45", "--damping", "0.5",
-         "--stats", "s.json", "--dump-positions", "p.txt"});
+         "--stats", "s.json", "--dump-positions", "p.txt", "--method", "jacobi"});
     ASSERT_TRUE(r.ok()) << r.error();
     const Options& o = r.value();
     EXPECT_TRUE(o.headless);
@@ -27,6 +27,8 @@ TEST(CommandLine, ParsesTheHeadlessFlags)
     EXPECT_FLOAT_EQ(p.youngs_modulus_pa, 2.5e6f);
     EXPECT_FLOAT_EQ(p.poisson_ratio, 0.45f);
     EXPECT_FLOAT_EQ(p.air_damping_per_s, 0.5f);
+    EXPECT_EQ(p.method, SolverMethod::jacobi);
+    EXPECT_EQ(SimParams().method, SolverMethod::gauss_seidel);  // the default
 }
 
 TEST(CommandLine, WindowDefaultsToTheGpuSolver)

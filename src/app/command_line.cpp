@@ -74,7 +74,9 @@ std::string usage_text()
            "  --substeps S            substeps per frame, 1-"
         << ParamLimits::max_substeps
         << " (default 10)\n"
-           "  --iterations K          Jacobi iterations per substep, 1-"
+           "  --method NAME           gauss-seidel (default: colour by colour, the\n"
+           "                          stiffness you set) or jacobi (DESIGN.md's reference)\n"
+           "  --iterations K          iterations per substep, 1-"
         << ParamLimits::max_iterations
         << " (default 8)\n"
            "  --youngs PA             Young's modulus in pascals (default: the preset's)\n"
@@ -110,7 +112,7 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
         static const char* const kValueFlags[] = {
             "--solver", "--preset", "--frames", "--substeps", "--iterations", "--youngs",
             "--poisson", "--damping", "--stats", "--dump-positions", "--screenshot", "--size",
-            "--drag", "--grab-stiffness", "--mesh", "--resolution"};
+            "--drag", "--grab-stiffness", "--mesh", "--resolution", "--method"};
         bool takes_value = false;
         for (const char* known : kValueFlags) {
             takes_value = takes_value || flag == known;
@@ -180,6 +182,14 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
             options.stats_path = value;
         } else if (flag == "--dump-positions") {
             options.dump_positions_path = value;
+        } else if (flag == "--method") {
+            if (value == "gauss-seidel") {
+                options.method = SolverMethod::gauss_seidel;
+            } else if (value == "jacobi") {
+                options.method = SolverMethod::jacobi;
+            } else {
+                return bad("expected gauss-seidel or jacobi");
+            }
         } else if (flag == "--mesh") {
             options.mesh_path = value;
         } else if (flag == "--resolution") {
@@ -227,5 +237,6 @@ SimParams params_from_options(const Options& options)
     if (options.damping_per_s) params.air_damping_per_s = *options.damping_per_s;
     if (options.substeps) params.substeps = *options.substeps;
     if (options.iterations) params.iterations = *options.iterations;
+    if (options.method) params.method = *options.method;
     return params;
 }

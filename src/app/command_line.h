@@ -26,6 +26,7 @@ struct Options {
     std::optional<float> youngs_modulus_pa;
     std::optional<float> poisson_ratio;
     std::optional<float> damping_per_s;
+    std::optional<SolverMethod> method;
     std::string stats_path;           // --stats FILE.json
     std::string dump_positions_path;  // --dump-positions FILE
     std::string screenshot_path;      // --screenshot FILE.png

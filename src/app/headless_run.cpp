@@ -123,9 +123,10 @@ int run_headless(const Options& options)
     report.stats = compute_stats(*mesh, positions, velocities);
 
     const SimStats& s = report.stats;
-    std::printf("%s on %s: %zu vertices, %zu tets, %d frames at %d x %d, %.3f ms/frame\n",
+    std::printf("%s on %s: %zu vertices, %zu tets, %d frames at %d x %d %s, %.3f ms/frame\n",
                 report.preset.c_str(), report.solver.c_str(), report.vertices, report.tets,
-                report.frames, params.substeps, params.iterations, report.ms_per_frame);
+                report.frames, params.substeps, params.iterations,
+                solver_method_name(params.method), report.ms_per_frame);
     std::printf("  y %.4f .. %.4f m, centroid (%.4f, %.4f, %.4f) m moving at %.4f m/s, "
                 "max speed %.4f m/s, %zu inverted tets, %zu non-finite vertices\n",
                 s.min_y_m, s.max_y_m, s.centroid_m.x, s.centroid_m.y, s.centroid_m.z,

@@ -54,9 +54,20 @@ void solver_section(PanelState& s, const Scene& scene)
                            "No compute shaders (OpenGL < 4.3): CPU solver,\n"
                            "positions uploaded every frame.");
     }
+    int method = p.method == SolverMethod::gauss_seidel ? 0 : 1;
+    ImGui::RadioButton("Gauss-Seidel", &method, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("Jacobi (reference)", &method, 1);
+    p.method = method == 0 ? SolverMethod::gauss_seidel : SolverMethod::jacobi;
+    if (p.method == SolverMethod::gauss_seidel) {
+        ImGui::TextDisabled("%zu colours, one pass each per iteration",
+                            scene.mesh().tet_colors.rows());
+    }
     ImGui::SliderInt("Substeps", &p.substeps, 1, ParamLimits::max_substeps);
     ImGui::SliderInt("Iterations", &p.iterations, 1, 64);
-    ImGui::SliderFloat("Jacobi weight k", &p.jacobi_k, 0.5f, 4.0f, "%.2f");
+    if (p.method == SolverMethod::jacobi) {
+        ImGui::SliderFloat("Jacobi weight k", &p.jacobi_k, 0.5f, 4.0f, "%.2f");
+    }
     ImGui::SliderFloat("Gravity", &p.gravity_m_s2.y, -30.0f, 0.0f, "%.2f m/s^2");
     ImGui::SliderFloat("Air damping", &p.air_damping_per_s, 0.0f, 5.0f, "%.2f /s");
     ImGui::SliderFloat("Static friction", &p.static_friction, 0.0f, 2.0f, "%.2f");

@@ -50,6 +50,7 @@ std::string report_to_json(const RunReport& r)
         << "  \"vertices\": " << r.vertices << ",\n"
         << "  \"tets\": " << r.tets << ",\n"
         << "  \"frames\": " << r.frames << ",\n"
+        << "  \"method\": " << quoted(solver_method_name(r.params.method)) << ",\n"
         << "  \"substeps\": " << r.params.substeps << ",\n"
         << "  \"iterations\": " << r.params.iterations << ",\n"
         << "  \"youngs_modulus_pa\": " << number(r.params.youngs_modulus_pa) << ",\n"

@@ -76,7 +76,9 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
                              {&p.rebuild_normals_faces, "rebuild_normals_faces.comp"},
                              {&p.rebuild_normals_vertices, "rebuild_normals_vertices.comp"},
                              {&p.solve_grab, "solve_grab.comp"},
-                             {&p.pick, "pick.comp"}};
+                             {&p.pick, "pick.comp"},
+                             {&p.solve_tets_colored, "solve_tets_colored.comp"},
+                             {&p.project_ground, "project_ground.comp"}};
     for (const Entry& e : entries) {
         Result<GlProgram> program = shaders.compute_program(e.file);
         if (!program) {
@@ -162,6 +164,7 @@ void GpuSolver::load(std::shared_ptr<const TetMesh> mesh)
     upload(buffers_[kFaceNormals], std::vector<glm::vec4>(nf, glm::vec4(0.0f)));
     upload(buffers_[kFaceOffsets], m.vertex_triangles.offsets, GL_STATIC_DRAW);
     upload(buffers_[kFaceEntries], m.vertex_triangles.entries, GL_STATIC_DRAW);
+    upload(color_tets_, m.tet_colors.entries, GL_STATIC_DRAW);
 
     grab_.reset();
     grab_max_step_m_ = grab_max_step_m(m);
@@ -250,9 +253,14 @@ void GpuSolver::step_frame(const SimParams& raw_params)
         dispatch(programs_.reset_lambda, nt + 1);  // + the grab's lambda
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         for (int iteration = 0; iteration < params.iterations; ++iteration) {
-            dispatch(programs_.solve_tets, nt);
-            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-            dispatch(programs_.apply_deltas, nv);
+            if (params.method == SolverMethod::gauss_seidel) {
+                solve_colors();
+                dispatch(programs_.project_ground, nv);
+            } else {
+                dispatch(programs_.solve_tets, nt);
+                glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+                dispatch(programs_.apply_deltas, nv);
+            }
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
             if (grab_) {
                 glUseProgram(programs_.solve_grab.get());
@@ -265,6 +273,24 @@ void GpuSolver::step_frame(const SimParams& raw_params)
     }
     rebuild_normals();
     glUseProgram(0);
+}
+
+void GpuSolver::solve_colors() const
+{
+    const GLuint program = programs_.solve_tets_colored.get();
+    glUseProgram(program);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kColorTets, color_tets_.get());
+    const GLint begin = glGetUniformLocation(program, "u_color_begin");
+    const GLint size = glGetUniformLocation(program, "u_color_size");
+    const Csr& colors = mesh_->tet_colors;
+    for (size_t c = 0; c < colors.rows(); ++c) {
+        const GLuint count = colors.end(c) - colors.begin(c);
+        glUniform1ui(begin, colors.begin(c));
+        glUniform1ui(size, count);
+        glDispatchCompute((count + kWorkgroupSize - 1) / kWorkgroupSize, 1, 1);
+        // The next colour reads what this one wrote.
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
 }
 
 void GpuSolver::set_grab(const std::optional<Grab>& grab)

@@ -55,6 +55,7 @@ private:
         kFaceEntries,
         kBindingCount,
         kPickResult = kBindingCount,  // used by pick.comp only
+        kColorTets,                   // used by solve_tets_colored.comp only
     };
     struct Programs {
         GlProgram predict;
@@ -66,12 +67,15 @@ private:
         GlProgram rebuild_normals_vertices;
         GlProgram solve_grab;
         GlProgram pick;
+        GlProgram solve_tets_colored;
+        GlProgram project_ground;
     };
     static Result<Programs> compile(const ShaderLibrary& shaders);
 
     GpuSolver() = default;
     void upload_parameters(const SimParams& params);
     void rebuild_normals();
+    void solve_colors() const;
     void dispatch(const GlProgram& program, size_t items) const;
     void read_vec4_buffer(Binding binding, std::vector<glm::vec3>& out) const;
 
@@ -80,6 +84,7 @@ private:
     GlBuffer buffers_[kBindingCount];
     GlBuffer parameters_;
     GlBuffer pick_result_;
+    GlBuffer color_tets_;
     std::optional<Grab> grab_;
     float grab_max_step_m_ = 0.05f;
 };

@@ -1,0 +1,30 @@
+// One tet's XPBD step on the simulation buffers, shared by the Jacobi pass
+// (solve_tets.comp) and the Gauss-Seidel one (solve_tets_colored.comp).
+// Reads the tet's corners and rest data, updates its multipliers, returns
+// the four corrections. Same expressions as CpuSolver::solve_tet.
+
+void solve_tet_at(uint t, float omega, out uvec4 tet, out vec3 d0, out vec3 d1, out vec3 d2,
+                  out vec3 d3)
+{
+    tet = tets[t];
+    TetRest rest = tet_rests[t];
+    mat3 B = mat3(rest.b0.xyz, rest.b1.xyz, rest.b2.xyz);
+    float rest_volume = rest.b0.w;
+    vec4 w = vec4(inverse_mass(tet.x), inverse_mass(tet.y), inverse_mass(tet.z),
+                  inverse_mass(tet.w));
+    float alpha_arap = (1.0f / (2.0f * u_material.x * rest_volume)) * u_material.z;
+    bool volume_enabled = u_material.w != 0.0f;
+    float alpha_volume =
+        volume_enabled ? (1.0f / (u_material.y * rest_volume)) * u_material.z : 0.0f;
+    vec2 lambda = lambdas[t];
+    tm_solve_tet(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
+                 positions[tet.w].xyz, w, B, rest_volume, alpha_arap, alpha_volume,
+                 volume_enabled, omega, lambda.x, lambda.y, d0, d1, d2, d3);
+    lambdas[t] = lambda;
+}
+
+// The Jacobi weight of tet t (DESIGN.md 1.7), as jacobi_weight() in C++.
+float jacobi_omega(uint t)
+{
+    return clamp(u_solver.x / max(tet_rests[t].b1.w, 1.0f), 0.08f, 0.5f);
+}
