@@ -33,7 +33,8 @@ TEST_F(GpuSolverTest, AgreesWithTheCpuSolverOnEveryPreset)
     // freedom to fuse multiply-adds. Over 30 frames with ground contact that
     // stays far below a micrometre per metre travelled.
     const float tolerance_m = 1e-5f;
-    for (PresetId id : {PresetId::cube, PresetId::torus, PresetId::beam}) {
+    for (const SolverMethod method : {SolverMethod::gauss_seidel, SolverMethod::jacobi})
+    for (PresetId id : {PresetId::bunny, PresetId::cube, PresetId::torus, PresetId::beam}) {
         std::shared_ptr<const TetMesh> mesh = preset_mesh(id);
         std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
         ASSERT_TRUE(gpu);
@@ -42,14 +43,16 @@ TEST_F(GpuSolverTest, AgreesWithTheCpuSolverOnEveryPreset)
         cpu.load(mesh);
         SimParams params;
         params.youngs_modulus_pa = preset_info(id).suggested_youngs_pa;
+        params.method = method;
         run_frames(*gpu, params, 30);
         run_frames(cpu, params, 30);
         const float difference = max_distance(positions_of(*gpu), cpu.positions());
         std::vector<glm::vec3> gpu_velocities;
         gpu->read_velocities(gpu_velocities);
         const float velocity_difference = max_distance(gpu_velocities, cpu.velocities());
-        std::printf("%s: GPU vs CPU after 30 frames: %.3e m, %.3e m/s\n", mesh->name.c_str(),
-                    difference, velocity_difference);
+        std::printf("%s, %s: GPU vs CPU after 30 frames: %.3e m, %.3e m/s\n",
+                    mesh->name.c_str(), solver_method_name(method), difference,
+                    velocity_difference);
         EXPECT_LT(difference, tolerance_m) << mesh->name;
         EXPECT_LT(velocity_difference, 100.0f * tolerance_m) << mesh->name;
         // And it did move: the comparison is not of two resting bodies.
