@@ -14,8 +14,8 @@ namespace {
 // tetrahedralizer makes.
 constexpr const char* kBunnyTetFile = "bunny.tet";
 constexpr float kBunnyLongestSide_m = 0.6f;  // its length, nose to tail; 0.58 m tall
-constexpr float kBunnyDropHeight_m = 0.4f;
-constexpr float kBunnyTilt_rad = 0.26f;      // about 15 degrees
+constexpr float kBunnyDropHeight_m = 0.25f;
+constexpr float kBunnyTilt_rad = 0.12f;      // about 7 degrees: it lands and stays upright
 
 }  // namespace
 

@@ -12,6 +12,6 @@
 std::string asset_directory();
 
 // The bunny, about 0.6 m long and 0.58 m tall, y up, tilted slightly and
-// lifted so that its lowest point is 0.4 m above the ground. Reads the
+// lifted so that its lowest point is 0.25 m above the ground. Reads the
 // pre-generated assets/bunny.tet (see bunny.cpp).
 Result<TetMeshDesc> make_bunny_mesh();
