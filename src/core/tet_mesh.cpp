@@ -42,8 +42,9 @@ Csr build_csr(size_t rows, const std::vector<uint32_t>& row_of_entry)
     return csr;
 }
 
-// A face is on the boundary when exactly one tet has it (DESIGN.md 1.5).
-std::vector<glm::uvec3> boundary_faces(const std::vector<glm::uvec4>& tets)
+}  // namespace
+
+std::vector<glm::uvec3> boundary_triangles(const std::vector<glm::uvec4>& tets)
 {
     struct Face {
         std::array<uint32_t, 3> key;
@@ -75,8 +76,6 @@ std::vector<glm::uvec3> boundary_faces(const std::vector<glm::uvec4>& tets)
     }
     return surface;
 }
-
-}  // namespace
 
 double TetMesh::total_rest_volume_m3() const
 {
@@ -222,7 +221,7 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc)
     }
 
     // 5. Boundary surface.
-    mesh.surface_triangles = boundary_faces(mesh.tets);
+    mesh.surface_triangles = boundary_triangles(mesh.tets);
 
     // 6. Adjacency: slot s = tet * 4 + corner belongs to vertex tets[t][corner].
     std::vector<uint32_t> vertex_of_slot(nt * 4);

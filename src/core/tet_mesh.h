@@ -65,6 +65,10 @@ struct TetMesh {
 // vertex, a non-finite coordinate, or when no tet has volume.
 Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc);
 
+// The boundary faces, counter-clockwise seen from outside, for tets of
+// positive volume (DESIGN.md 1.5): the faces that exactly one tet has.
+std::vector<glm::uvec3> boundary_triangles(const std::vector<glm::uvec4>& tets);
+
 // Jacobi relaxation weight of a tet (DESIGN.md 1.7): one scalar for all four
 // corners, so each tet's correction conserves momentum.
 float jacobi_weight(float k, float max_corner_valence);

@@ -66,29 +66,6 @@ TetQuality measure_tet_quality(const TetMeshDesc& mesh)
     return q;
 }
 
-std::vector<glm::uvec3> boundary_triangles(const std::vector<glm::uvec4>& tets)
-{
-    std::map<std::array<uint32_t, 3>, std::pair<int, glm::uvec3>> faces;
-    for (const glm::uvec4& t : tets) {
-        const glm::uvec3 outward[4] = {
-            {t.y, t.z, t.w}, {t.x, t.w, t.z}, {t.x, t.y, t.w}, {t.x, t.z, t.y}};
-        for (const glm::uvec3& f : outward) {
-            std::array<uint32_t, 3> key = {f.x, f.y, f.z};
-            std::sort(key.begin(), key.end());
-            auto& entry = faces[key];
-            ++entry.first;
-            entry.second = f;
-        }
-    }
-    std::vector<glm::uvec3> surface;
-    for (const auto& [key, entry] : faces) {
-        if (entry.first == 1) {
-            surface.push_back(entry.second);
-        }
-    }
-    return surface;
-}
-
 bool boundary_is_closed_manifold(const TetMeshDesc& mesh, std::string* why)
 {
     const std::vector<glm::uvec3> surface = boundary_triangles(mesh.tets);

@@ -27,6 +27,3 @@ void dihedral_angles_deg(const glm::vec3& x0, const glm::vec3& x1, const glm::ve
 // single fan. On failure `why` (if given) says where.
 bool boundary_is_closed_manifold(const TetMeshDesc& mesh, std::string* why = nullptr);
 
-// The boundary faces, counter-clockwise seen from outside, for tets of
-// positive volume (DESIGN.md 1.5).
-std::vector<glm::uvec3> boundary_triangles(const std::vector<glm::uvec4>& tets);
