@@ -195,3 +195,33 @@ TEST(CpuSolver, ParametersChangeBetweenFramesWithoutReset)
     run_frames(b, soft, 10);
     EXPECT_GT(max_distance(a.positions(), b.positions()), 1e-3f) << "new parameters took effect";
 }
+
+TEST(CpuSolver, DroppedCubeBouncesOnBothMethods)
+{
+    // Converging harder must not turn the jelly into putty: after the first
+    // impact the centroid rises again.
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
+    for (const SolverMethod method : {SolverMethod::gauss_seidel, SolverMethod::jacobi}) {
+        CpuSolver solver;
+        solver.load(mesh);
+        SimParams params;
+        params.youngs_modulus_pa = preset_info(PresetId::cube).suggested_youngs_pa;
+        params.method = method;
+        float lowest = INFINITY;
+        float rebound = 0.0f;
+        bool touched = false;
+        for (int frame = 0; frame < 90; ++frame) {
+            solver.step_frame(params);
+            const SimStats s = compute_stats(*mesh, solver.positions(), solver.velocities());
+            touched = touched || s.min_y_m < 1e-3f;
+            if (touched) {
+                lowest = std::min(lowest, s.centroid_m.y);
+                rebound = std::max(rebound, s.centroid_m.y - lowest);
+            }
+        }
+        std::printf("%s: centroid rebounds %.3f m after the first impact\n",
+                    solver_method_name(method), rebound);
+        EXPECT_TRUE(touched);
+        EXPECT_GT(rebound, 0.02f) << solver_method_name(method);
+    }
+}
