@@ -51,7 +51,7 @@ void main()
     }
     vec3 barycentric;
     float t = hit_distance(f, barycentric);
-    if (t <= 0.0f) {
+    if (!(t > 0.0f)) {  // a miss, or NaN after a blow-up: as on the CPU
         return;
     }
     if (u_stage == 0) {

@@ -43,3 +43,29 @@ TEST(DragSpec, ParsesAndRefuses)
     DragScript script({DragSpec{0, 5, 999999, glm::vec3(0.0f)}}, kDefaultGrabStiffness);
     EXPECT_FALSE(script.validate(*preset_mesh(PresetId::cube)).ok());
 }
+
+TEST(DragSpec, OverlappingDragTakesOverFromItsOwnStart)
+{
+    // The second drag starts while the first holds; when the first ends, the
+    // second pulls from where its vertex was at its start, not from (0,0,0).
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
+    CpuSolver solver;
+    solver.load(mesh);
+    const uint32_t a = 0;
+    const uint32_t b = static_cast<uint32_t>(mesh->vertex_count() - 1);
+    DragScript script({DragSpec{0, 10, a, glm::vec3(0.0f, 0.2f, 0.0f)},
+                       DragSpec{5, 20, b, glm::vec3(0.0f, 0.2f, 0.0f)}},
+                      kDefaultGrabStiffness);
+    for (int frame = 0; frame <= 10; ++frame) {
+        script.before_frame(frame, solver);
+        if (frame < 10) solver.step_frame(SimParams());
+    }
+    ASSERT_TRUE(script.current().has_value());
+    EXPECT_EQ(script.current()->vertices.x, b);
+    EXPECT_LT(glm::length(script.current()->target_m - mesh->rest_positions[b]), 0.5f);
+
+    // A drag whose vertex the body lacks (another body loaded since) is skipped.
+    DragScript stale({DragSpec{0, 5, 999999, glm::vec3(0.0f)}}, kDefaultGrabStiffness);
+    stale.before_frame(0, solver);
+    EXPECT_FALSE(stale.current().has_value());
+}

@@ -61,14 +61,21 @@ Result<bool> DragScript::validate(const TetMesh& mesh) const
 
 void DragScript::before_frame(int frame, Solver& solver)
 {
+    // Where each drag starting now begins, also for one that overlaps an
+    // earlier drag and only takes over when that one ends.
+    const size_t vertex_count = solver.mesh().vertex_count();
+    for (size_t i = 0; i < drags_.size(); ++i) {
+        if (frame == drags_[i].start_frame && drags_[i].vertex < vertex_count) {
+            start_positions_[i] = solver.read_position(drags_[i].vertex);
+        }
+    }
     std::optional<Grab> grab;
     for (size_t i = 0; i < drags_.size(); ++i) {
         const DragSpec& d = drags_[i];
-        if (frame < d.start_frame || frame >= d.end_frame) {
+        // The body may have changed since validate() (another preset in the
+        // window): a vertex it lacks is skipped, never read.
+        if (frame < d.start_frame || frame >= d.end_frame || d.vertex >= vertex_count) {
             continue;
-        }
-        if (frame == d.start_frame) {
-            start_positions_[i] = solver.read_position(d.vertex);
         }
         // Reaches the end target on the last held frame.
         const float s = static_cast<float>(frame - d.start_frame + 1) /

@@ -32,6 +32,8 @@ public:
     Result<bool> validate(const TetMesh& mesh) const;
 
     // Call before stepping frame `frame` (0-based): sets or clears the grab.
+    // When drags overlap, the earliest listed one holds; a later one takes
+    // over, from where its vertex was at its own start, when that ends.
     void before_frame(int frame, Solver& solver);
 
     // The grab the script holds now, if any (for drawing it).

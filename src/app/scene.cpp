@@ -3,6 +3,8 @@
 #include "core/cpu_solver.h"
 #include "gpu/gpu_solver.h"
 
+#include <algorithm>
+
 Scene::Scene(ShaderLibrary shaders, bool compute_available)
     : shaders_(std::move(shaders)), compute_available_(compute_available)
 {
@@ -44,6 +46,17 @@ Result<std::string> Scene::load_body(Result<TetMeshDesc> desc, std::optional<Pre
     Result<TetMesh> prepared = prepare_tet_mesh(desc.value());
     if (!prepared) {
         return Result<std::string>::failure(prepared.error());
+    }
+    if (kind_ == SolverKind::gpu) {
+        const size_t largest = std::max(prepared.value().tet_count(),
+                                        prepared.value().vertex_count());
+        if (largest > GpuSolver::max_items_per_dispatch()) {
+            return Result<std::string>::failure(
+                "mesh '" + prepared.value().name + "' is too large for this GPU (" +
+                std::to_string(largest) + " elements in one dispatch, at most " +
+                std::to_string(GpuSolver::max_items_per_dispatch()) +
+                "): lower the resolution or use the CPU solver");
+        }
     }
     std::string note;
     Result<std::unique_ptr<Solver>> solver = make_solver(kind_);

@@ -245,6 +245,10 @@ int run_window_app(const Options& options)
             }
         }
         panel.params = params_from_options(options);
+        if (scene.loaded() && scene.preset() && !options.youngs_modulus_pa) {
+            // A preset, also when it stands in for a file that failed.
+            panel.params.youngs_modulus_pa = preset_info(*scene.preset()).suggested_youngs_pa;
+        }
         if (!scene.loaded()) {
             exit_code = 1;
         } else if (options.solver_or_default() == "cpu") {
@@ -383,6 +387,9 @@ int run_window_app(const Options& options)
             int steps = panel.paused ? 0 : clock.steps_due(elapsed_s);
             if (std::exchange(panel.step_requested, false)) {
                 steps = 1;
+            }
+            if (options.frames) {
+                steps = std::min(steps, *options.frames - frames_simulated);  // quit after N
             }
             if (steps > 0) {
                 std::string note;

@@ -111,6 +111,13 @@ Result<std::unique_ptr<GpuSolver>> GpuSolver::create(const ShaderLibrary& shader
     return R(std::move(solver));
 }
 
+size_t GpuSolver::max_items_per_dispatch()
+{
+    GLint groups = 0;
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups);
+    return static_cast<size_t>(std::max(groups, 0)) * kWorkgroupSize;
+}
+
 Result<bool> GpuSolver::reload_shaders(const ShaderLibrary& shaders)
 {
     Result<Programs> programs = compile(shaders);
@@ -178,8 +185,10 @@ void GpuSolver::rebuild_normals()
     dispatch(programs_.rebuild_normals_faces, mesh_->surface_triangles.size());
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatch(programs_.rebuild_normals_vertices, mesh_->vertex_count());
-    // The renderer reads positions and normals as vertex attributes next.
-    glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+    // The renderer reads positions and normals as vertex attributes next, and
+    // the grab overlay reads positions through a texture buffer.
+    glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT |
+                    GL_TEXTURE_FETCH_BARRIER_BIT);
 }
 
 void GpuSolver::set_state(const std::vector<glm::vec3>& positions,
@@ -190,6 +199,7 @@ void GpuSolver::set_state(const std::vector<glm::vec3>& positions,
            "GpuSolver::set_state: vertex count differs from the mesh");
     const std::vector<glm::vec4> p = to_vec4(positions);
     const std::vector<glm::vec4> v = to_vec4(velocities);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // after the shaders' writes
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffers_[kPositions].get());
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(p.size() * 16), p.data());
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffers_[kVelocities].get());

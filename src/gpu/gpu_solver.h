@@ -26,6 +26,10 @@ public:
     std::optional<SurfaceHit> pick(const Ray& ray) const override;
     glm::vec3 read_position(uint32_t vertex) const override;
 
+    // The most vertices, tets or triangles one dispatch can cover on this
+    // driver (workgroup count limit x workgroup size).
+    static size_t max_items_per_dispatch();
+
     // Recompiles every pass; on failure keeps the current ones and says why.
     Result<bool> reload_shaders(const ShaderLibrary& shaders);
 

@@ -138,7 +138,11 @@ void Renderer::draw(const BodyDrawData& body, const CameraView& camera,
 
     // The solver writes positions and normals from compute shaders; make
     // those writes visible to vertex fetch (the solver may already have).
-    glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT);
+    // glMemoryBarrier is GL 4.2: below that (the CPU solver's 3.3 fallback)
+    // no shader wrote the buffers and there is nothing to wait for.
+    if (glMemoryBarrier != nullptr) {
+        glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT);
+    }
 
     glm::vec3 bounds_min = body.bounds_min;
     glm::vec3 bounds_max = body.bounds_max;

@@ -75,7 +75,13 @@ Result<std::unique_ptr<ShadowMap>> ShadowMap::create(int size_texels)
     glGenTextures(1, &name);
     map->depth_texture_ = GlTexture(name);
     glBindTexture(GL_TEXTURE_2D, name);
-    glTexStorage2D(GL_TEXTURE_2D, 1, GL_DEPTH_COMPONENT24, size_texels, size_texels);
+    if (glTexStorage2D != nullptr) {
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_DEPTH_COMPONENT24, size_texels, size_texels);
+    } else {
+        // GL 3.3 without ARB_texture_storage (the CPU solver's fallback).
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, size_texels, size_texels, 0,
+                     GL_DEPTH_COMPONENT, GL_FLOAT, nullptr);
+    }
     // Linear filtering with comparison gives 2x2 bilinear PCF per tap for free.
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
