@@ -8,6 +8,6 @@ void main()
 {
     uint t = gl_GlobalInvocationID.x;
     if (t <= u_counts.y) {  // the tets and the grab's entry after them
-        lambdas[t] = vec2(0.0f);
+        lambdas[t].xy = vec2(0.0f);  // z, the residual, stays for the readout
     }
 }

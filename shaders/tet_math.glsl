@@ -250,7 +250,7 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
                         float alpha_volume_tilde, bool volume_enabled, float omega,
                         TM_INOUT(float) lambda_arap, TM_INOUT(float) lambda_volume,
                         TM_OUT(vec3) d0, TM_OUT(vec3) d1, TM_OUT(vec3) d2,
-                        TM_OUT(vec3) d3)
+                        TM_OUT(vec3) d3, TM_OUT(float) residual)
 {
     d0 = vec3(0.0f);
     d1 = vec3(0.0f);
@@ -266,6 +266,9 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
     tm_signed_svd(F, U, sigma, V);
     vec3 stretch = sigma - vec3(1.0f);
     float C = sqrt(dot(stretch, stretch));
+    // What the iteration drives to zero, before this step: the convergence
+    // readout averages it over the tets after a frame's last iteration.
+    residual = abs(C + alpha_arap_tilde * lambda_arap);
     if (C > TM_ARAP_SKIP) {
         mat3 G = (F - U * transpose(V)) * transpose(B) * (1.0f / C);
         vec3 g1 = G[0];
@@ -292,6 +295,7 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
         vec3 g3 = cross(e1, e2) * inv_six_v0;
         vec3 g0 = -(g1 + g2 + g3);
         float Cv = dot(e1, g1) - 1.0f;  // e1 . (e2 x e3) / (6 V0) - 1 = J - 1
+        residual += abs(Cv + alpha_volume_tilde * lambda_volume);
         float dlambda = tm_xpbd_dlambda(Cv, g0, g1, g2, g3, w, alpha_volume_tilde, omega,
                                         lambda_volume);
         d0 += (w.x * dlambda) * g0;

@@ -16,11 +16,12 @@ void solve_tet_at(uint t, float omega, out uvec4 tet, out vec3 d0, out vec3 d1, 
     bool volume_enabled = u_material.w != 0.0f;
     float alpha_volume =
         volume_enabled ? (1.0f / (u_material.y * rest_volume)) * u_material.z : 0.0f;
-    vec2 lambda = lambdas[t];
+    vec4 lambda = lambdas[t];
+    float residual;
     tm_solve_tet(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
                  positions[tet.w].xyz, w, B, rest_volume, alpha_arap, alpha_volume,
-                 volume_enabled, omega, lambda.x, lambda.y, d0, d1, d2, d3);
-    lambdas[t] = lambda;
+                 volume_enabled, omega, lambda.x, lambda.y, d0, d1, d2, d3, residual);
+    lambdas[t] = vec4(lambda.x, lambda.y, residual, 0.0f);
 }
 
 // The Jacobi weight of tet t (DESIGN.md 1.7), as jacobi_weight() in C++.

@@ -55,7 +55,7 @@ shutil.rmtree(broken_dir, ignore_errors=True)
 shutil.copytree(Path(__file__).resolve().parent.parent / "shaders", broken_dir)
 # Broken in a file the solver's shaders include: the message must name it.
 step = broken_dir / "tet_step.glsl"
-step.write_text(step.read_text().replace("lambdas[t] = lambda;", "lambdas[t] = lambda"))
+step.write_text(step.read_text().replace("TetRest rest = tet_rests[t];", "TetRest rest = tet_rests[t]", 1))
 log = run_window("broken_shader", "cube", 20, {"SOFTBODY_SHADER_DIR": str(broken_dir)})
 if "tet_step.glsl:" not in log:
     failures.append("broken_shader: the log does not name tet_step.glsl and a line")

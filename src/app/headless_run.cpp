@@ -121,6 +121,7 @@ int run_headless(const Options& options)
     solver->read_positions(positions);
     solver->read_velocities(velocities);
     report.stats = compute_stats(*mesh, positions, velocities);
+    report.mean_residual = solver->latest_mean_residual();
 
     const SimStats& s = report.stats;
     std::printf("%s on %s: %zu vertices, %zu tets, %d frames at %d x %d %s, %.3f ms/frame\n",
@@ -131,6 +132,10 @@ int run_headless(const Options& options)
                 "max speed %.4f m/s, %zu inverted tets, %zu non-finite vertices\n",
                 s.min_y_m, s.max_y_m, s.centroid_m.x, s.centroid_m.y, s.centroid_m.z,
                 s.centroid_speed_m_s, s.max_speed_m_s, s.inverted_tets, s.nan_count);
+    if (report.mean_residual) {
+        std::printf("  mean residual |C + alpha~ lambda| after the last iteration: %.3e\n",
+                    *report.mean_residual);
+    }
 
     bool written = true;
     if (!options.stats_path.empty()) {

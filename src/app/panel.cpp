@@ -102,6 +102,18 @@ void stats_section(PanelState& s, const Scene& scene)
                          static_cast<int>(s.simulation_ms_history.size()), 0, "simulation ms",
                          0.0f, std::max(top * 1.2f, 1.0f), ImVec2(0, 60));
     }
+    if (s.residual) {
+        // How far the last iteration was from solving its substep: rising
+        // means the solver is not keeping up with the stiffness asked for.
+        ImGui::Text("residual |C + alpha~ lambda| %.2e (mean per tet)", *s.residual);
+        if (!s.residual_history.empty()) {
+            const float top = *std::max_element(s.residual_history.begin(),
+                                                s.residual_history.end());
+            ImGui::PlotLines("##residual", s.residual_history.data(),
+                             static_cast<int>(s.residual_history.size()), 0, "residual", 0.0f,
+                             std::max(top * 1.2f, 1e-9f), ImVec2(0, 50));
+        }
+    }
     const TetMesh& mesh = scene.mesh();
     ImGui::Text("%zu vertices, %zu tets, %zu surface triangles", mesh.vertex_count(),
                 mesh.tet_count(), mesh.surface_triangles.size());

@@ -37,6 +37,8 @@ struct PanelState {
     double simulation_ms = 0.0;           // per simulated frame
     const char* simulation_timing = "";   // how it was measured
     std::vector<float> simulation_ms_history;
+    std::optional<float> residual;       // the solver's convergence readout
+    std::vector<float> residual_history;
     std::string gl_description;
     std::string solver_note;  // why a choice was not possible, if so
 };

@@ -63,7 +63,9 @@ std::string report_to_json(const RunReport& r)
         << "  \"inverted_tets\": " << s.inverted_tets << ",\n"
         << "  \"nan_count\": " << s.nan_count << ",\n"
         << "  \"max_speed\": " << number(s.max_speed_m_s) << ",\n"
-        << "  \"centroid_speed\": " << number(s.centroid_speed_m_s) << "\n"
+        << "  \"centroid_speed\": " << number(s.centroid_speed_m_s) << ",\n"
+        << "  \"mean_residual\": "
+        << (r.mean_residual ? number(*r.mean_residual) : std::string("null")) << "\n"
         << "}\n";
     return out.str();
 }

@@ -4,6 +4,7 @@
 #include "core/sim_params.h"
 #include "core/sim_stats.h"
 
+#include <optional>
 #include <string>
 
 struct RunReport {
@@ -15,6 +16,7 @@ struct RunReport {
     SimParams params;
     double ms_per_frame = 0.0;  // solver wall time
     SimStats stats;
+    std::optional<float> mean_residual;  // the solver's convergence readout
 };
 
 std::string report_to_json(const RunReport& report);

@@ -425,6 +425,10 @@ int run_window_app(const Options& options)
                     panel.simulation_timing = on_gpu ? "wall time, fenced" : "CPU wall time";
                 }
                 push_history(panel.simulation_ms_history, static_cast<float>(panel.simulation_ms));
+                panel.residual = scene.solver().latest_mean_residual();
+                if (panel.residual) {
+                    push_history(panel.residual_history, *panel.residual);
+                }
                 frames_simulated += steps;
             }
             panel.frame_ms = elapsed_s * 1000.0;

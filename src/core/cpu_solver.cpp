@@ -27,6 +27,7 @@ void CpuSolver::load(std::shared_ptr<const TetMesh> mesh)
     face_normals_.assign(mesh_->surface_triangles.size(), glm::vec3(0.0f));
     inverse_masses_density_ = -1.0f;
     grab_.reset();
+    mean_residual_.reset();
     grab_max_step_m_ = grab_max_step_m(*mesh_);
     rebuild_normals();
 }
@@ -101,7 +102,7 @@ CpuSolver::TetStepConstants CpuSolver::tet_step_constants(const SimParams& param
     return {lame, volume_constraint_enabled(lame), 1.0f / (h * h), params.jacobi_k};
 }
 
-void CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm::vec3* d)
+float CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm::vec3* d)
 {
     const TetMesh& mesh = *mesh_;
     const glm::uvec4& tet = mesh.tets[t];
@@ -110,31 +111,37 @@ void CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm:
                       inverse_masses_[tet.w]);
     const float alpha_volume =
         k.volume_enabled ? volume_compliance(k.lame, rest_volume) * k.inv_h2 : 0.0f;
+    float residual = 0.0f;
     tet_math::tm_solve_tet(positions_[tet.x], positions_[tet.y], positions_[tet.z],
                            positions_[tet.w], w, mesh.inv_rest_shapes[t], rest_volume,
                            arap_compliance(k.lame, rest_volume) * k.inv_h2, alpha_volume,
                            k.volume_enabled, omega, lambda_arap_[t], lambda_volume_[t], d[0], d[1],
-                           d[2], d[3]);
+                           d[2], d[3], residual);
+    return residual;
 }
 
 void CpuSolver::solve_tets(const SimParams& params, float h)
 {
     const TetStepConstants k = tet_step_constants(params, h);
+    double residual = 0.0;
     for (size_t t = 0; t < mesh_->tet_count(); ++t) {
-        solve_tet(t, k, jacobi_weight(k.jacobi_k, mesh_->max_corner_valence[t]), &deltas_[t * 4]);
+        residual += solve_tet(t, k, jacobi_weight(k.jacobi_k, mesh_->max_corner_valence[t]),
+                              &deltas_[t * 4]);
     }
+    mean_residual_ = static_cast<float>(residual / mesh_->tet_count());
 }
 
 void CpuSolver::solve_tets_colored(const SimParams& params, float h)
 {
     const TetStepConstants k = tet_step_constants(params, h);
     const Csr& colors = mesh_->tet_colors;
+    double residual = 0.0;
     for (size_t c = 0; c < colors.rows(); ++c) {
         // Within a colour no vertex is shared: any order gives the same sums.
         for (uint32_t e = colors.begin(c); e < colors.end(c); ++e) {
             const uint32_t t = colors.entries[e];
             glm::vec3 d[4];
-            solve_tet(t, k, 1.0f, d);
+            residual += solve_tet(t, k, 1.0f, d);
             for (int a = 0; a < 4; ++a) {
                 const uint32_t v = mesh_->tets[t][a];
                 corrections_[v] += d[a];
@@ -142,6 +149,7 @@ void CpuSolver::solve_tets_colored(const SimParams& params, float h)
             }
         }
     }
+    mean_residual_ = static_cast<float>(residual / mesh_->tet_count());
 }
 
 void CpuSolver::project_ground(const SimParams& params)

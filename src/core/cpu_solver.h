@@ -21,6 +21,7 @@ public:
     void set_grab(const std::optional<Grab>& grab) override;
     std::optional<SurfaceHit> pick(const Ray& ray) const override;
     glm::vec3 read_position(uint32_t vertex) const override { return positions_[vertex]; }
+    std::optional<float> latest_mean_residual() override { return mean_residual_; }
 
     // Direct views for the CPU-side renderer fallback and the tests.
     const std::vector<glm::vec3>& positions() const { return positions_; }
@@ -42,7 +43,8 @@ private:
 
     void solve_tets(const SimParams& params, float h);
     // One tet's step with weight omega; its four corrections go to d[0..3].
-    void solve_tet(size_t t, const TetStepConstants& constants, float omega, glm::vec3* d);
+    // Returns its residual |C + alpha~ lambda| before the step.
+    float solve_tet(size_t t, const TetStepConstants& constants, float omega, glm::vec3* d);
     void apply_deltas(const SimParams& params);
     // Gauss-Seidel iteration: colour by colour, straight into the positions.
     void solve_tets_colored(const SimParams& params, float h);
@@ -74,6 +76,7 @@ private:
     std::vector<glm::vec3> deltas_;          // per tet corner slot (tet * 4 + corner)
     std::vector<glm::vec3> face_normals_;    // per surface triangle, area weighted
 
+    std::optional<float> mean_residual_;  // after the last iteration stepped
     std::optional<Grab> grab_;
     float grab_lambda_ = 0.0f;
     float grab_max_step_m_ = 0.05f;

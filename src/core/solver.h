@@ -48,4 +48,10 @@ public:
 
     // One vertex's position: a small read-back, for starting a drag.
     virtual glm::vec3 read_position(uint32_t vertex) const = 0;
+
+    // Convergence readout: the mean over the tets of |C + alpha~ lambda| (shape
+    // plus volume) in the last iteration of the latest frame, i.e. how far the
+    // iteration was from solving its substep. The GPU solver's value arrives
+    // a frame or so late (no stall); nullopt until there is one.
+    virtual std::optional<float> latest_mean_residual() = 0;
 };

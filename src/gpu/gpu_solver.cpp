@@ -78,7 +78,8 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
                              {&p.solve_grab, "solve_grab.comp"},
                              {&p.pick, "pick.comp"},
                              {&p.solve_tets_colored, "solve_tets_colored.comp"},
-                             {&p.project_ground, "project_ground.comp"}};
+                             {&p.project_ground, "project_ground.comp"},
+                             {&p.reduce_residual, "reduce_residual.comp"}};
     for (const Entry& e : entries) {
         Result<GlProgram> program = shaders.compute_program(e.file);
         if (!program) {
@@ -159,7 +160,7 @@ void GpuSolver::load(std::shared_ptr<const TetMesh> mesh)
                     glm::vec4(B[1], m.max_corner_valence[t]), glm::vec4(B[2], 0.0f)};
     }
     upload(buffers_[kTetRests], rests, GL_STATIC_DRAW);
-    upload(buffers_[kLambdas], std::vector<glm::vec2>(nt + 1, glm::vec2(0.0f)));  // + the grab
+    upload(buffers_[kLambdas], std::vector<glm::vec4>(nt + 1, glm::vec4(0.0f)));  // + the grab
     upload(buffers_[kDeltas], std::vector<glm::vec4>(nt * 4, glm::vec4(0.0f)));
 
     std::vector<uint32_t> triangles;
@@ -175,6 +176,16 @@ void GpuSolver::load(std::shared_ptr<const TetMesh> mesh)
 
     grab_.reset();
     grab_max_step_m_ = grab_max_step_m(m);
+    mean_residual_.reset();
+    if (residual_fence_ != nullptr) {
+        glDeleteSync(residual_fence_);
+        residual_fence_ = nullptr;
+    }
+    if (!residual_result_) {
+        residual_result_ = make_buffer();
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, residual_result_.get());
+        glBufferData(GL_SHADER_STORAGE_BUFFER, 16, nullptr, GL_DYNAMIC_READ);
+    }
     // Normals of the initial pose, so that it draws lit before the first step.
     upload_parameters(SimParams());
     rebuild_normals();
@@ -282,7 +293,40 @@ void GpuSolver::step_frame(const SimParams& raw_params)
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
     rebuild_normals();
+
+    // The convergence readout, reduced now and read back later, once ready.
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPickResult, residual_result_.get());
+    glUseProgram(programs_.reduce_residual.get());
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (residual_fence_ != nullptr) {
+        glDeleteSync(residual_fence_);
+    }
+    residual_fence_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     glUseProgram(0);
+}
+
+GpuSolver::~GpuSolver()
+{
+    if (residual_fence_ != nullptr) {
+        glDeleteSync(residual_fence_);
+    }
+}
+
+std::optional<float> GpuSolver::latest_mean_residual()
+{
+    if (residual_fence_ != nullptr) {
+        const GLenum state = glClientWaitSync(residual_fence_, 0, 0);  // never waits
+        if (state == GL_ALREADY_SIGNALED || state == GL_CONDITION_SATISFIED) {
+            float value = 0.0f;
+            glBindBuffer(GL_SHADER_STORAGE_BUFFER, residual_result_.get());
+            glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof value, &value);
+            mean_residual_ = value;
+            glDeleteSync(residual_fence_);
+            residual_fence_ = nullptr;
+        }
+    }
+    return mean_residual_;
 }
 
 void GpuSolver::solve_colors() const

@@ -25,6 +25,7 @@ public:
     void set_grab(const std::optional<Grab>& grab) override;
     std::optional<SurfaceHit> pick(const Ray& ray) const override;
     glm::vec3 read_position(uint32_t vertex) const override;
+    std::optional<float> latest_mean_residual() override;
 
     // The most vertices, tets or triangles one dispatch can cover on this
     // driver (workgroup count limit x workgroup size).
@@ -73,10 +74,16 @@ private:
         GlProgram pick;
         GlProgram solve_tets_colored;
         GlProgram project_ground;
+        GlProgram reduce_residual;
     };
     static Result<Programs> compile(const ShaderLibrary& shaders);
 
     GpuSolver() = default;
+
+public:
+    ~GpuSolver() override;
+
+private:
     void upload_parameters(const SimParams& params);
     void rebuild_normals();
     void solve_colors() const;
@@ -89,6 +96,9 @@ private:
     GlBuffer parameters_;
     GlBuffer pick_result_;
     GlBuffer color_tets_;
+    GlBuffer residual_result_;      // 4 bytes, written by reduce_residual.comp
+    GLsync residual_fence_ = nullptr;  // signalled once the result can be read
+    std::optional<float> mean_residual_;
     std::optional<Grab> grab_;
     float grab_max_step_m_ = 0.05f;
 };

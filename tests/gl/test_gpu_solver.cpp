@@ -60,6 +60,29 @@ TEST_F(GpuSolverTest, AgreesWithTheCpuSolverOnEveryPreset)
     }
 }
 
+TEST_F(GpuSolverTest, ResidualReadoutMatchesTheCpu)
+{
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::beam);
+    for (const SolverMethod method : {SolverMethod::gauss_seidel, SolverMethod::jacobi}) {
+        std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+        ASSERT_TRUE(gpu);
+        CpuSolver cpu;
+        gpu->load(mesh);
+        cpu.load(mesh);
+        SimParams params;
+        params.method = method;
+        run_frames(*gpu, params, 20);
+        run_frames(cpu, params, 20);
+        glFinish();  // the readout arrives once the GPU is done; here, at once
+        const std::optional<float> on_gpu = gpu->latest_mean_residual();
+        ASSERT_TRUE(on_gpu.has_value());
+        const float on_cpu = cpu.latest_mean_residual().value();
+        std::printf("%s residual: GPU %.4e, CPU %.4e\n", solver_method_name(method), *on_gpu,
+                    on_cpu);
+        EXPECT_NEAR(*on_gpu / on_cpu, 1.0f, 0.1f);
+    }
+}
+
 TEST_F(GpuSolverTest, TwoRunsAreBitIdentical)
 {
     std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::torus);
