@@ -5,7 +5,7 @@
 // "Converged" is the schedule 10 substeps x 128 iterations. The default
 // real-time schedule (10 x 8) is measured too and printed: its gap to the
 // converged answer is the figure the stiffness work has to shrink.
-#include "test_support.h"
+#include "cantilever.h"
 
 #include <algorithm>
 #include <cmath>
@@ -56,36 +56,13 @@ struct HangingBar {
     }
 };
 
-// Cantilever 0.6 x 0.2 x 0.2 m, 6 x 2 x 2 cells, left face pinned.
-struct Cantilever {
-    static constexpr float length_m = 0.6f;
-    static constexpr float side_m = 0.2f;
-    std::shared_ptr<const TetMesh> mesh;
-    std::vector<uint32_t> tip;
-
-    Cantilever()
-    {
-        TetMeshDesc desc = box_lattice({6, 2, 2}, {0.0f, 1.0f, 0.0f}, {length_m, side_m, side_m});
-        desc.name = "cantilever";
-        for (uint32_t v = 0; v < desc.positions.size(); ++v) {
-            if (desc.positions[v].x < 1e-4f) desc.pinned_vertices.push_back(v);
-        }
-        mesh = prepare_or_fail(desc);
-        for (uint32_t v = 0; v < mesh->vertex_count(); ++v) {
-            if (mesh->rest_positions[v].x > length_m - 1e-4f) tip.push_back(v);
-        }
-    }
-
-    float tip_deflection(const SimParams& params, int frames = kSettleFrames) const
-    {
-        CpuSolver solver;
-        solver.load(mesh);
-        run_frames(solver, params, frames);
-        double sum = 0.0;
-        for (uint32_t v : tip) sum += mesh->rest_positions[v].y - solver.positions()[v].y;
-        return static_cast<float>(sum / tip.size());
-    }
-};
+// The cantilever (tests/cantilever.h) on the CPU solver.
+float cpu_tip_deflection(const Cantilever& beam, const SimParams& params,
+                         int frames = kSettleFrames)
+{
+    CpuSolver solver;
+    return beam.tip_deflection(solver, params, frames);
+}
 
 SimParams static_params(float youngs_pa, float poisson, int substeps, int iterations,
                         SolverMethod method = SolverMethod::jacobi)
@@ -158,11 +135,8 @@ TEST(StaticElasticity, GaussSeidelGivesTheSliderStiffnessAtTheRealTimeSchedule)
     // every run settles within 2 s.
     auto settled = [&](float e, int substeps, int iterations) {
         SimParams p = static_params(e, 0.3f, substeps, iterations, SolverMethod::gauss_seidel);
-        const float side = beam.side_m;
-        const float first_mode = 3.516f / (beam.length_m * beam.length_m) *
-                                 std::sqrt(e * side * side / 12.0f / kDensity);
-        p.air_damping_per_s = std::min(2.0f * first_mode, 60.0f);
-        return beam.tip_deflection(p, 120);
+        p.air_damping_per_s = Cantilever::settling_damping_per_s(e);
+        return cpu_tip_deflection(beam, p, 120);
     };
     for (const float e : {1.0e5f, 1.0e6f, 1.0e7f}) {
         const float converged = settled(e, 10, 32);
@@ -189,9 +163,9 @@ TEST(StaticElasticity, CantileverDeflectionScalesAsOneOverE)
     const Cantilever beam;
     const float e1 = 1.0e6f;
     const float nu = 0.3f;
-    const float d1 = beam.tip_deflection(static_params(e1, nu, kDefaultSubsteps,
+    const float d1 = cpu_tip_deflection(beam, static_params(e1, nu, kDefaultSubsteps,
                                                        kConvergedIterations));
-    const float d2 = beam.tip_deflection(static_params(2.0f * e1, nu, kDefaultSubsteps,
+    const float d2 = cpu_tip_deflection(beam, static_params(2.0f * e1, nu, kDefaultSubsteps,
                                                        kConvergedIterations));
     // Timoshenko beam: bending q L^4 / (8 E I) plus shear q L^2 / (2 k G A).
     const float area = beam.side_m * beam.side_m;
@@ -202,7 +176,7 @@ TEST(StaticElasticity, CantileverDeflectionScalesAsOneOverE)
     const float shear_factor = 10.0f * (1.0f + nu) / (12.0f + 11.0f * nu);  // square section
     const float theory = q * L * L * L * L / (8.0f * e1 * inertia) +
                          q * L * L / (2.0f * shear_factor * shear_modulus * area);
-    const float d1_realtime = beam.tip_deflection(static_params(e1, nu, kDefaultSubsteps, 8));
+    const float d1_realtime = cpu_tip_deflection(beam, static_params(e1, nu, kDefaultSubsteps, 8));
     std::printf("cantilever: E %.0e tip %.5f m, 2E %.5f m, ratio %.3f; beam theory %.5f m "
                 "(mesh/theory %.3f); 10x8 %.5f m (%.2fx converged)\n",
                 e1, d1, d2, d1 / d2, theory, d1 / theory, d1_realtime, d1_realtime / d1);

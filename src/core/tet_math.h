@@ -3,17 +3,13 @@
 // same per-tet maths as the GPU.
 #pragma once
 
+#include "core/glsl_in_cpp.h"
+
 #include <glm/glm.hpp>
 
 namespace tet_math {
 using namespace glm;
 
-#define TM_FN inline
-#define TM_INOUT(T) T&
-#define TM_OUT(T) T&
 #include "tet_math.glsl"
-#undef TM_FN
-#undef TM_INOUT
-#undef TM_OUT
 
 }  // namespace tet_math
