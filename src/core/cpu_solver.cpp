@@ -7,7 +7,32 @@
 
 #include <algorithm>
 #include <cassert>
+#include <chrono>
 #include <cmath>
+
+namespace {
+
+// Adds the time since the last mark to one pass's total, when timing is on.
+class PassClock {
+public:
+    explicit PassClock(bool enabled) : enabled_(enabled) { mark_ = now(); }
+    void charge(double& pass_ms)
+    {
+        if (enabled_) {
+            const Clock::time_point t = now();
+            pass_ms += std::chrono::duration<double, std::milli>(t - mark_).count();
+            mark_ = t;
+        }
+    }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point now() const { return enabled_ ? Clock::now() : Clock::time_point(); }
+    bool enabled_;
+    Clock::time_point mark_;
+};
+
+}  // namespace
 
 void CpuSolver::load(std::shared_ptr<const TetMesh> mesh)
 {
@@ -56,22 +81,35 @@ void CpuSolver::step_frame(const SimParams& raw_params)
     const SimParams params = sanitized(raw_params);
     refresh_inverse_masses(params.density_kg_m3);
     const float h = kFrameSeconds / static_cast<float>(params.substeps);
+    PassTimes times;
+    times.clock = "wall clock";
+    PassClock clock(pass_timing_);
     for (int substep = 0; substep < params.substeps; ++substep) {
         predict(params, h);
         reset_lambda();
+        clock.charge(times.predict_ms);
         for (int iteration = 0; iteration < params.iterations; ++iteration) {
             if (params.method == SolverMethod::gauss_seidel) {
                 solve_tets_colored(params, h);
+                clock.charge(times.solve_ms);
                 project_ground(params);
             } else {
                 solve_tets(params, h);
+                clock.charge(times.solve_ms);
                 apply_deltas(params);
             }
+            clock.charge(times.apply_ms);
             solve_grab(h);
+            clock.charge(times.grab_ms);
         }
         update_velocities(params, h);
+        clock.charge(times.velocity_ms);
     }
     rebuild_normals();
+    clock.charge(times.normals_ms);
+    if (pass_timing_) {
+        pass_times_ = times;
+    }
 }
 
 void CpuSolver::predict(const SimParams& params, float h)

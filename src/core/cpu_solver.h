@@ -22,6 +22,8 @@ public:
     std::optional<SurfaceHit> pick(const Ray& ray) const override;
     glm::vec3 read_position(uint32_t vertex) const override { return positions_[vertex]; }
     std::optional<float> latest_mean_residual() override { return mean_residual_; }
+    void set_pass_timing(bool enabled) override { pass_timing_ = enabled; }
+    std::optional<PassTimes> last_pass_times() const override { return pass_times_; }
 
     // Direct views for the CPU-side renderer fallback and the tests.
     const std::vector<glm::vec3>& positions() const { return positions_; }
@@ -83,4 +85,7 @@ private:
 
     std::vector<float> inverse_masses_;      // depends on density
     float inverse_masses_density_ = -1.0f;   // density they were computed for
+
+    bool pass_timing_ = false;
+    std::optional<PassTimes> pass_times_;
 };

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/grab.h"
+#include "core/pass_times.h"
 #include "core/sim_params.h"
 #include "core/tet_mesh.h"
 
@@ -54,4 +55,10 @@ public:
     // iteration was from solving its substep. The GPU solver's value arrives
     // a frame or so late (no stall); nullopt until there is one.
     virtual std::optional<float> latest_mean_residual() = 0;
+
+    // Benchmark support: while on, step_frame records each pass's time and
+    // last_pass_times() returns the latest frame's. Off by default, because
+    // the GPU solver must wait on every pass to measure it.
+    virtual void set_pass_timing(bool enabled) = 0;
+    virtual std::optional<PassTimes> last_pass_times() const = 0;
 };

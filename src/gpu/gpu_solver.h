@@ -26,6 +26,8 @@ public:
     std::optional<SurfaceHit> pick(const Ray& ray) const override;
     glm::vec3 read_position(uint32_t vertex) const override;
     std::optional<float> latest_mean_residual() override;
+    void set_pass_timing(bool enabled) override { pass_timing_ = enabled; }
+    std::optional<PassTimes> last_pass_times() const override { return std::nullopt; }
 
     // The most vertices, tets or triangles one dispatch can cover on this
     // driver (workgroup count limit x workgroup size).
@@ -101,4 +103,5 @@ private:
     std::optional<float> mean_residual_;
     std::optional<Grab> grab_;
     float grab_max_step_m_ = 0.05f;
+    bool pass_timing_ = false;
 };

@@ -1,0 +1,22 @@
+// Where a frame's time goes, pass by pass, for the benchmark. A solver fills
+// it only while pass timing is on, because measuring can itself cost time
+// (the GPU solver brackets every pass with queries or waits).
+#pragma once
+
+#include <string>
+
+struct PassTimes {
+    double predict_ms = 0.0;   // predict + reset of the multipliers
+    double solve_ms = 0.0;     // the tet passes (every colour, or the Jacobi pass)
+    double apply_ms = 0.0;     // Jacobi gather and ground, or the ground projection
+    double grab_ms = 0.0;      // the mouse attachment, when grabbing
+    double velocity_ms = 0.0;  // velocity update with friction
+    double normals_ms = 0.0;   // once per frame
+    double other_ms = 0.0;     // parameter upload, residual reduction, ...
+    std::string clock;         // how it was measured, e.g. "wall", "GL timer queries"
+
+    double total_ms() const
+    {
+        return predict_ms + solve_ms + apply_ms + grab_ms + velocity_ms + normals_ms + other_ms;
+    }
+};
