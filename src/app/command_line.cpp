@@ -56,6 +56,7 @@ std::string usage_text()
     std::ostringstream out;
     out << "usage: softbody [options] [MESH_FILE]             open the window\n"
            "       softbody --headless [options]              simulate without a window\n"
+           "       softbody --bench [options]                 time the solvers, print a table\n"
            "\n"
            "Real-time tetrahedral XPBD soft bodies.\n"
            "\n"
@@ -92,6 +93,14 @@ std::string usage_text()
            "  --grab-stiffness N_M    stiffness of the grab in N/m (default 5e4)\n"
            "  --screenshot FILE.png   render the last frame to a PNG (headless: offscreen)\n"
            "  --size WxH              window or screenshot size in pixels (default 1280x720)\n"
+           "  --bench                 benchmark: warm up, time frames at the schedule (10 x 8\n"
+           "                          unless --substeps/--iterations/--method say otherwise)\n"
+           "                          on each mesh and solver, print ms/frame, tet solves\n"
+           "                          per second and the per-pass split; --frames N fixes\n"
+           "                          the timed frames, --solver cpu|gpu|both (default both)\n"
+           "  --bench-meshes LIST     comma-separated: bunny, cube, torus, beam, bunny-2x,\n"
+           "                          lattice-10k, lattice-50k, lattice-200k (default all)\n"
+           "  --json FILE             with --bench: write the rows as a JSON list\n"
            "  --help                  show this text\n";
     return out.str();
 }
@@ -109,10 +118,15 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
             options.headless = true;
             continue;
         }
+        if (flag == "--bench") {
+            options.bench = true;
+            continue;
+        }
         static const char* const kValueFlags[] = {
             "--solver", "--preset", "--frames", "--substeps", "--iterations", "--youngs",
             "--poisson", "--damping", "--stats", "--dump-positions", "--screenshot", "--size",
-            "--drag", "--grab-stiffness", "--mesh", "--resolution", "--method"};
+            "--drag", "--grab-stiffness", "--mesh", "--resolution", "--method", "--json",
+            "--bench-meshes"};
         bool takes_value = false;
         for (const char* known : kValueFlags) {
             takes_value = takes_value || flag == known;
@@ -133,8 +147,8 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
         };
 
         if (flag == "--solver") {
-            if (value != "cpu" && value != "gpu") {
-                return bad("expected cpu or gpu");
+            if (value != "cpu" && value != "gpu" && value != "both") {
+                return bad("expected cpu, gpu or both (both with --bench only)");
             }
             options.solver = value;
         } else if (flag == "--preset") {
@@ -178,6 +192,10 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
                 return bad("expected a rate per second from 0 to 100");
             }
             options.damping_per_s = *d;
+        } else if (flag == "--json") {
+            options.json_path = value;
+        } else if (flag == "--bench-meshes") {
+            options.bench_meshes = value;
         } else if (flag == "--stats") {
             options.stats_path = value;
         } else if (flag == "--dump-positions") {
@@ -221,6 +239,14 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
                 return bad("expected WIDTHxHEIGHT, each 16 to 8192 pixels");
             }
             options.size = glm::ivec2(static_cast<int>(*w), static_cast<int>(*h));
+        }
+    }
+    if (!options.bench) {
+        if (options.solver == "both") {
+            return fail("--solver both needs --bench");
+        }
+        if (!options.json_path.empty()) {
+            return fail("--json needs --bench (--stats writes a run's figures)");
         }
     }
     return options;

@@ -16,7 +16,10 @@
 struct Options {
     bool help = false;
     bool headless = false;
-    std::optional<std::string> solver;  // default: cpu headless, gpu in the window
+    bool bench = false;                 // --bench: time the solvers, print a table, exit
+    std::optional<std::string> solver;  // default: cpu headless, gpu in the window, both in --bench
+    std::string json_path;              // --json FILE: the benchmark's rows
+    std::string bench_meshes = "all";   // --bench-meshes a,b,c
     PresetId preset = PresetId::bunny;
     std::string mesh_path;            // a file to simulate instead (positional or --mesh)
     int mesh_resolution = kDefaultMeshResolution;  // --resolution: OBJ cells along the longest side

@@ -1,4 +1,5 @@
 // softbody: entry point. Parses the command line and runs the chosen mode.
+#include "app/benchmark.h"
 #include "app/command_line.h"
 #include "app/headless_run.h"
 #include "app/log.h"
@@ -20,6 +21,9 @@ int main(int argc, char** argv)
     if (options.help) {
         std::cout << usage_text();
         return 0;
+    }
+    if (options.bench) {
+        return run_benchmark(options);
     }
     if (options.headless) {
         return run_headless(options);

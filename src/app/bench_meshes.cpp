@@ -1,0 +1,104 @@
+#include "app/bench_meshes.h"
+
+#include "core/bunny.h"
+#include "core/lattice.h"
+#include "core/presets.h"
+
+#include <sstream>
+
+namespace {
+
+// A 1 m cube of n^3 cells (6 n^3 tets), 0.25 m above the ground.
+struct LatticeSize {
+    const char* name;
+    int cells;
+};
+constexpr LatticeSize kLattices[] = {
+    {"lattice-10k", 12},   // 10,368 tets, 2,197 vertices
+    {"lattice-50k", 20},   // 48,000 tets, 9,261 vertices
+    {"lattice-200k", 32},  // 196,608 tets, 35,937 vertices
+};
+constexpr float kLatticeYoungsPa = 2.0e5f;  // the cube preset's
+
+// The bunny's surface at twice the preset's resolution: ~8x the tets.
+constexpr const char* kBunny2x = "bunny-2x";
+constexpr int kBunny2xResolution = 24;
+
+std::string known_names()
+{
+    std::string names;
+    for (const BenchMesh& mesh : all_bench_meshes()) {
+        names += (names.empty() ? "" : ", ") + mesh.name;
+    }
+    return names;
+}
+
+}  // namespace
+
+const std::vector<BenchMesh>& all_bench_meshes()
+{
+    static const std::vector<BenchMesh> meshes = [] {
+        std::vector<BenchMesh> list;
+        for (const Preset& preset : all_presets()) {
+            list.push_back({preset.name, preset.suggested_youngs_pa});
+        }
+        list.push_back({kBunny2x, preset_info(PresetId::bunny).suggested_youngs_pa});
+        for (const LatticeSize& lattice : kLattices) {
+            list.push_back({lattice.name, kLatticeYoungsPa});
+        }
+        return list;
+    }();
+    return meshes;
+}
+
+Result<std::vector<BenchMesh>> bench_meshes_from_list(const std::string& list)
+{
+    if (list == "all") {
+        return all_bench_meshes();
+    }
+    std::vector<BenchMesh> chosen;
+    std::istringstream names(list);
+    std::string name;
+    while (std::getline(names, name, ',')) {
+        bool found = false;
+        for (const BenchMesh& mesh : all_bench_meshes()) {
+            if (mesh.name == name) {
+                chosen.push_back(mesh);
+                found = true;
+            }
+        }
+        if (!found) {
+            return Result<std::vector<BenchMesh>>::failure("unknown benchmark mesh '" + name +
+                                                           "', expected all or some of " +
+                                                           known_names());
+        }
+    }
+    if (chosen.empty()) {
+        return Result<std::vector<BenchMesh>>::failure("no benchmark mesh named");
+    }
+    return chosen;
+}
+
+Result<TetMeshDesc> make_bench_mesh(const BenchMesh& mesh)
+{
+    if (std::optional<PresetId> preset = preset_from_name(mesh.name)) {
+        return make_preset_mesh(*preset);
+    }
+    if (mesh.name == kBunny2x) {
+        Result<TetMeshDesc> bunny =
+            make_body_from_file(asset_directory() + "/bunny.obj", kBunny2xResolution);
+        if (bunny) {
+            bunny.value().name = kBunny2x;
+        }
+        return bunny;
+    }
+    for (const LatticeSize& lattice : kLattices) {
+        if (mesh.name == lattice.name) {
+            TetMeshDesc desc = box_lattice(glm::ivec3(lattice.cells), glm::vec3(-0.5f, 0.25f, -0.5f),
+                                           glm::vec3(1.0f));
+            desc.name = lattice.name;
+            return desc;
+        }
+    }
+    return Result<TetMeshDesc>::failure("unknown benchmark mesh '" + mesh.name + "'");
+}

@@ -1,0 +1,35 @@
+// The benchmark's results: one row per (mesh, solver), printed as a table
+// and written as JSON.
+#pragma once
+
+#include "core/pass_times.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+struct BenchRow {
+    std::string mesh;
+    std::string solver;  // "cpu" or "gpu"
+    std::string method;  // "gauss-seidel" or "jacobi"
+    int threads = 1;     // CPU solver threads (1 for the GPU)
+    size_t vertices = 0;
+    size_t tets = 0;
+    int substeps = 0;
+    int iterations = 0;
+    int frames = 0;              // timed frames
+    double ms_per_frame = 0.0;   // median
+    double ms_p10 = 0.0;         // spread: 10th and 90th percentile
+    double ms_p90 = 0.0;
+    std::string frame_clock;     // how frames were timed
+    std::optional<PassTimes> passes;  // mean per frame over a few extra frames
+
+    // tets x substeps x iterations per second of the median frame.
+    double tet_solves_per_s() const;
+};
+
+// Header line, one line per row, and a legend naming the clocks.
+std::string bench_table(const std::vector<BenchRow>& rows);
+
+// A JSON list of row objects.
+std::string bench_json(const std::vector<BenchRow>& rows, const std::string& machine);

@@ -1,0 +1,265 @@
+#include "app/benchmark.h"
+
+#include "app/bench_meshes.h"
+#include "app/bench_report.h"
+#include "core/cpu_solver.h"
+#include "gpu/gpu_solver.h"
+#include "gpu/headless_context.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Warm-up (caches, the GL driver compiling shaders on first use) lasts at
+// least this many frames and this long; timing then runs until both of the
+// timed limits are reached, or for --frames frames.
+constexpr int kWarmupFrames = 2;
+constexpr double kWarmupMs = 300.0;
+constexpr int kMinTimedFrames = 5;
+constexpr int kMaxTimedFrames = 60;
+constexpr double kMinTimedMs = 2000.0;
+constexpr int kPassTimingFrames = 3;
+
+// A GL_TIME_ELAPSED query is taken as the frame's time only when the driver
+// reports something plausible next to the fenced wall time of the same
+// frame; otherwise the wall time stands.
+bool plausible_gpu_time(double query_ms, double wall_ms)
+{
+    return query_ms > 0.0 && query_ms <= wall_ms * 1.05 && query_ms >= wall_ms * 0.2;
+}
+
+struct FrameTime {
+    double wall_ms;
+    double query_ms;  // -1 without a query
+};
+
+class FrameTimer {
+public:
+    explicit FrameTimer(bool gpu) : gpu_(gpu)
+    {
+        if (gpu_) {
+            GLuint name = 0;
+            glGenQueries(1, &name);
+            query_ = GlQuery(name);
+        }
+    }
+
+    FrameTime step(Solver& solver, const SimParams& params)
+    {
+        const Clock::time_point start = Clock::now();
+        if (!gpu_) {
+            solver.step_frame(params);
+            return {ms_since(start), -1.0};
+        }
+        glBeginQuery(GL_TIME_ELAPSED, query_.get());
+        solver.step_frame(params);
+        glEndQuery(GL_TIME_ELAPSED);
+        glFinish();  // the frame's work done, not merely queued
+        const double wall_ms = ms_since(start);
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(query_.get(), GL_QUERY_RESULT, &ns);
+        return {wall_ms, static_cast<double>(ns) * 1e-6};
+    }
+
+private:
+    bool gpu_;
+    GlQuery query_;
+};
+
+double percentile(std::vector<double> values, double fraction)
+{
+    std::sort(values.begin(), values.end());
+    const double position = fraction * static_cast<double>(values.size() - 1);
+    const size_t below = static_cast<size_t>(position);
+    const size_t above = std::min(below + 1, values.size() - 1);
+    const double t = position - static_cast<double>(below);
+    return values[below] * (1.0 - t) + values[above] * t;
+}
+
+BenchRow time_solver(Solver& solver, const SimParams& params, std::optional<int> timed_frames)
+{
+    const bool gpu = std::string(solver.name()) == "gpu";
+    FrameTimer timer(gpu);
+    const Clock::time_point warmup_start = Clock::now();
+    for (int frame = 0; frame < kWarmupFrames || ms_since(warmup_start) < kWarmupMs; ++frame) {
+        timer.step(solver, params);
+    }
+
+    std::vector<FrameTime> frames;
+    double total_ms = 0.0;
+    while (timed_frames ? static_cast<int>(frames.size()) < *timed_frames
+                        : (frames.size() < kMinTimedFrames || total_ms < kMinTimedMs) &&
+                              frames.size() < kMaxTimedFrames) {
+        frames.push_back(timer.step(solver, params));
+        total_ms += frames.back().wall_ms;
+    }
+
+    bool queries_plausible = gpu;
+    for (const FrameTime& f : frames) {
+        queries_plausible = queries_plausible && plausible_gpu_time(f.query_ms, f.wall_ms);
+    }
+    std::vector<double> ms;
+    for (const FrameTime& f : frames) {
+        ms.push_back(queries_plausible ? f.query_ms : f.wall_ms);
+    }
+
+    BenchRow row;
+    row.solver = solver.name();
+    row.method = solver_method_name(params.method);
+    row.substeps = params.substeps;
+    row.iterations = params.iterations;
+    row.frames = static_cast<int>(frames.size());
+    row.frame_clock = !gpu ? "wall clock"
+                      : queries_plausible ? "GL timer queries"
+                                          : "fenced wall clock";
+    if (!ms.empty()) {
+        row.ms_per_frame = percentile(ms, 0.5);
+        row.ms_p10 = percentile(ms, 0.1);
+        row.ms_p90 = percentile(ms, 0.9);
+    }
+
+    // The split costs extra waits on the GPU, so it has frames of its own.
+    solver.set_pass_timing(true);
+    PassTimes sum;
+    int timed = 0;
+    for (int frame = 0; frame < kPassTimingFrames && row.frames > 0; ++frame) {
+        timer.step(solver, params);
+        if (std::optional<PassTimes> p = solver.last_pass_times()) {
+            sum.predict_ms += p->predict_ms;
+            sum.solve_ms += p->solve_ms;
+            sum.apply_ms += p->apply_ms;
+            sum.grab_ms += p->grab_ms;
+            sum.velocity_ms += p->velocity_ms;
+            sum.normals_ms += p->normals_ms;
+            sum.other_ms += p->other_ms;
+            sum.clock = p->clock;
+            ++timed;
+        }
+    }
+    solver.set_pass_timing(false);
+    if (timed > 0) {
+        for (double* pass : {&sum.predict_ms, &sum.solve_ms, &sum.apply_ms, &sum.grab_ms,
+                             &sum.velocity_ms, &sum.normals_ms, &sum.other_ms}) {
+            *pass /= timed;
+        }
+        row.passes = sum;
+    }
+    return row;
+}
+
+std::string cpu_model()
+{
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            const size_t colon = line.find(':');
+            if (colon != std::string::npos) {
+                return line.substr(colon + 2);
+            }
+        }
+    }
+    return "unknown CPU";
+}
+
+}  // namespace
+
+int run_benchmark(const Options& options)
+{
+    Result<std::vector<BenchMesh>> meshes = bench_meshes_from_list(options.bench_meshes);
+    if (!meshes) {
+        std::cerr << "softbody: " << meshes.error() << "\n";
+        return 2;
+    }
+    const std::string solvers = options.solver.value_or("both");
+    const bool run_cpu = solvers != "gpu";
+    bool run_gpu = solvers != "cpu";
+
+    std::string machine = cpu_model() + ", " + std::to_string(std::thread::hardware_concurrency()) +
+                          " hardware threads";
+    std::unique_ptr<HeadlessGlContext> context;
+    std::unique_ptr<GpuSolver> gpu_solver;
+    if (run_gpu) {
+        Result<std::unique_ptr<HeadlessGlContext>> created = HeadlessGlContext::create();
+        Result<std::unique_ptr<GpuSolver>> gpu =
+            created ? GpuSolver::create(ShaderLibrary())
+                    : Result<std::unique_ptr<GpuSolver>>::failure(created.error());
+        if (!gpu) {
+            std::cerr << "softbody: no GPU solver, benchmarking the CPU only: " << gpu.error()
+                      << "\n";
+            run_gpu = false;
+            if (!run_cpu) {
+                return 1;
+            }
+        } else {
+            context = std::move(created).value();
+            gpu_solver = std::move(gpu).value();
+            machine += "; OpenGL " + context->description();
+        }
+    }
+    std::printf("benchmark on %s\n", machine.c_str());
+
+    std::vector<BenchRow> rows;
+    for (const BenchMesh& bench_mesh : meshes.value()) {
+        std::fprintf(stderr, "softbody: preparing %s ...\n", bench_mesh.name.c_str());
+        Result<TetMeshDesc> desc = make_bench_mesh(bench_mesh);
+        Result<TetMesh> prepared = desc ? prepare_tet_mesh(desc.value())
+                                        : Result<TetMesh>::failure(desc.error());
+        if (!prepared) {
+            std::cerr << "softbody: skipping " << bench_mesh.name << ": " << prepared.error()
+                      << "\n";
+            continue;
+        }
+        auto mesh = std::make_shared<const TetMesh>(std::move(prepared).value());
+        Options with_stiffness = options;
+        with_stiffness.youngs_modulus_pa =
+            options.youngs_modulus_pa.value_or(bench_mesh.youngs_modulus_pa);
+        const SimParams params = sanitized(params_from_options(with_stiffness));
+
+        std::vector<Solver*> solvers_to_run;
+        CpuSolver cpu_solver;
+        if (run_cpu) solvers_to_run.push_back(&cpu_solver);
+        if (run_gpu) {
+            if (mesh->tet_count() > GpuSolver::max_items_per_dispatch()) {
+                std::cerr << "softbody: skipping " << bench_mesh.name
+                          << " on the GPU: more tets than one dispatch covers here\n";
+            } else {
+                solvers_to_run.push_back(gpu_solver.get());
+            }
+        }
+        for (Solver* solver : solvers_to_run) {
+            std::fprintf(stderr, "softbody: timing %s on the %s ...\n", bench_mesh.name.c_str(),
+                         solver->name());
+            solver->load(mesh);
+            BenchRow row = time_solver(*solver, params, options.frames);
+            row.mesh = bench_mesh.name;
+            row.vertices = mesh->vertex_count();
+            row.tets = mesh->tet_count();
+            rows.push_back(row);
+        }
+    }
+    std::printf("%s", bench_table(rows).c_str());
+
+    if (!options.json_path.empty()) {
+        std::ofstream file(options.json_path, std::ios::binary);
+        file << bench_json(rows, machine);
+        file.close();
+        if (!file) {
+            std::cerr << "softbody: cannot write '" << options.json_path << "'\n";
+            return 1;
+        }
+    }
+    return rows.empty() ? 1 : 0;
+}
