@@ -44,12 +44,15 @@ void CpuSolver::load(std::shared_ptr<const TetMesh> mesh)
     velocities_.assign(nv, glm::vec3(0.0f));
     normals_.assign(nv, glm::vec3(0.0f, 1.0f, 0.0f));
     predicted_positions_ = positions_;
-    corrections_.assign(nv, glm::vec3(0.0f));
+    predicted_positions_.push_back(glm::vec3(0.0f));  // the dummy vertex
+    corrections_.assign(nv + 1, glm::vec3(0.0f));
     ground_push_m_.assign(nv, 0.0f);
     lambda_arap_.assign(nt, 0.0f);
     lambda_volume_.assign(nt, 0.0f);
     deltas_.assign(nt * 4, glm::vec3(0.0f));
     face_normals_.assign(mesh_->surface_triangles.size(), glm::vec3(0.0f));
+    blocks_ = make_tet_blocks(*mesh_, kernel_.lanes);
+    block_residuals_.assign(blocks_.block_count, 0.0);
     inverse_masses_density_ = -1.0f;
     grab_.reset();
     mean_residual_.reset();
@@ -67,10 +70,21 @@ void CpuSolver::set_state(const std::vector<glm::vec3>& positions,
     rebuild_normals();
 }
 
+void CpuSolver::set_tet_kernel(const TetBlockKernelInfo& kernel)
+{
+    kernel_ = kernel;
+    if (mesh_) {
+        blocks_ = make_tet_blocks(*mesh_, kernel_.lanes);
+        block_residuals_.assign(blocks_.block_count, 0.0);
+        inverse_masses_density_ = -1.0f;  // the new blocks need theirs
+    }
+}
+
 void CpuSolver::refresh_inverse_masses(float density_kg_m3)
 {
     if (density_kg_m3 != inverse_masses_density_) {
         inverse_masses_ = inverse_masses(*mesh_, density_kg_m3);
+        set_block_inverse_masses(blocks_, inverse_masses_);
         inverse_masses_density_ = density_kg_m3;
     }
 }
@@ -131,6 +145,9 @@ void CpuSolver::reset_lambda()
 {
     std::fill(lambda_arap_.begin(), lambda_arap_.end(), 0.0f);
     std::fill(lambda_volume_.begin(), lambda_volume_.end(), 0.0f);
+    const size_t slots = blocks_.block_count * blocks_.lanes;
+    std::fill_n(blocks_.lambda_shape.data(), slots, 0.0f);
+    std::fill_n(blocks_.lambda_volume.data(), slots, 0.0f);
     grab_lambda_ = 0.0f;
 }
 
@@ -172,36 +189,31 @@ void CpuSolver::solve_tets(const SimParams& params, float h)
 void CpuSolver::solve_tets_colored(const SimParams& params, float h)
 {
     const TetStepConstants k = tet_step_constants(params, h);
-    const Csr& colors = mesh_->tet_colors;
+    const TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x,
+                            2.0f * k.lame.mu_pa, k.lame.lambda_pa, k.inv_h2, k.volume_enabled};
+    for (size_t c = 0; c + 1 < blocks_.color_blocks.size(); ++c) {
+        // Within a colour no vertex is shared: the blocks are independent.
+        kernel_.solve(blocks_, step, blocks_.color_blocks[c], blocks_.color_blocks[c + 1],
+                      block_residuals_.data());
+    }
     double residual = 0.0;
-    for (size_t c = 0; c < colors.rows(); ++c) {
-        // Within a colour no vertex is shared: any order gives the same sums.
-        for (uint32_t e = colors.begin(c); e < colors.end(c); ++e) {
-            const uint32_t t = colors.entries[e];
-            glm::vec3 d[4];
-            residual += solve_tet(t, k, 1.0f, d);
-            for (int a = 0; a < 4; ++a) {
-                const uint32_t v = mesh_->tets[t][a];
-                corrections_[v] += d[a];
-                positions_[v] = predicted_positions_[v] + corrections_[v];
-            }
-        }
+    for (const double block_residual : block_residuals_) {
+        residual += block_residual;
     }
     mean_residual_ = static_cast<float>(residual / mesh_->tet_count());
 }
 
 void CpuSolver::project_ground(const SimParams& params)
 {
-    if (!params.ground_enabled) {
-        return;
-    }
+    // The tet pass wrote corrections only: the positions follow here.
     for (size_t v = 0; v < positions_.size(); ++v) {
-        glm::vec3& x = positions_[v];
-        if (inverse_masses_[v] != 0.0f && x.y < 0.0f) {
+        glm::vec3 x = predicted_positions_[v] + corrections_[v];
+        if (params.ground_enabled && inverse_masses_[v] != 0.0f && x.y < 0.0f) {
             ground_push_m_[v] += -x.y;
             corrections_[v].y -= x.y;
             x.y = 0.0f;
         }
+        positions_[v] = x;
     }
 }
 

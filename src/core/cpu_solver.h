@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/material.h"
+#include "core/simd/tet_block_kernel.h"
 #include "core/solver.h"
 
 #include <vector>
@@ -24,6 +25,11 @@ public:
     std::optional<float> latest_mean_residual() override { return mean_residual_; }
     void set_pass_timing(bool enabled) override { pass_timing_ = enabled; }
     std::optional<PassTimes> last_pass_times() const override { return pass_times_; }
+
+    // The Gauss-Seidel pass runs on SIMD blocks of tets with the widest
+    // kernel this CPU has; tests pick the others to compare them.
+    void set_tet_kernel(const TetBlockKernelInfo& kernel);
+    const TetBlockKernelInfo& tet_kernel() const { return kernel_; }
 
     // Direct views for the CPU-side renderer fallback and the tests.
     const std::vector<glm::vec3>& positions() const { return positions_; }
@@ -48,7 +54,8 @@ private:
     // Returns its residual |C + alpha~ lambda| before the step.
     float solve_tet(size_t t, const TetStepConstants& constants, float omega, glm::vec3* d);
     void apply_deltas(const SimParams& params);
-    // Gauss-Seidel iteration: colour by colour, straight into the positions.
+    // Gauss-Seidel iteration: colour by colour, SIMD block by block, into
+    // the corrections; then the positions follow, projected onto the ground.
     void solve_tets_colored(const SimParams& params, float h);
     void project_ground(const SimParams& params);
     void solve_grab(float h);
@@ -70,6 +77,8 @@ private:
     // apart and adds them after every iteration: the correction is summed at
     // full float precision instead of being rounded into metre-sized
     // coordinates iteration after iteration (see docs/algorithm.md, 4.3).
+    // Both hold one more entry than there are vertices: the dummy vertex the
+    // SIMD blocks' padding lanes point at.
     std::vector<glm::vec3> predicted_positions_;
     std::vector<glm::vec3> corrections_;
     std::vector<float> ground_push_m_;       // normal correction by the ground this substep
@@ -77,6 +86,10 @@ private:
     std::vector<float> lambda_volume_;       // per tet
     std::vector<glm::vec3> deltas_;          // per tet corner slot (tet * 4 + corner)
     std::vector<glm::vec3> face_normals_;    // per surface triangle, area weighted
+
+    TetBlockKernelInfo kernel_ = available_tet_block_kernels().front();
+    TetBlocks blocks_;                       // the Gauss-Seidel pass's tets, colour by colour
+    std::vector<double> block_residuals_;    // per block, summed in block order
 
     std::optional<float> mean_residual_;  // after the last iteration stepped
     std::optional<Grab> grab_;

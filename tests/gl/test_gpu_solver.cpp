@@ -62,7 +62,10 @@ TEST_F(GpuSolverTest, AgreesWithTheCpuSolverOnEveryPreset)
 
 TEST_F(GpuSolverTest, ResidualReadoutMatchesTheCpu)
 {
-    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::beam);
+    // The cube in its first bounce, at few iterations: a residual well above
+    // float rounding (a converged Gauss-Seidel readout, ~1e-7, is rounding
+    // noise that differs between any two compilers).
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
     for (const SolverMethod method : {SolverMethod::gauss_seidel, SolverMethod::jacobi}) {
         std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
         ASSERT_TRUE(gpu);
@@ -71,8 +74,9 @@ TEST_F(GpuSolverTest, ResidualReadoutMatchesTheCpu)
         cpu.load(mesh);
         SimParams params;
         params.method = method;
-        run_frames(*gpu, params, 20);
-        run_frames(cpu, params, 20);
+        params.iterations = 2;
+        run_frames(*gpu, params, 24);
+        run_frames(cpu, params, 24);
         glFinish();  // the readout arrives once the GPU is done; here, at once
         const std::optional<float> on_gpu = gpu->latest_mean_residual();
         ASSERT_TRUE(on_gpu.has_value());

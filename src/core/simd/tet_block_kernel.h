@@ -1,0 +1,38 @@
+// The Gauss-Seidel tet step over blocks of tets, one tet per SIMD lane: the
+// same maths as tm_solve_tet (shaders/tet_math.glsl) with every branch made
+// a per-lane select. One kernel is compiled per instruction set (AVX-512,
+// AVX2 + FMA, SSE2) and the widest this CPU runs is chosen at start-up.
+#pragma once
+
+#include "core/simd/tet_blocks.h"
+
+#include <vector>
+
+struct TetBlockStep {
+    const float* predicted;  // x y z per vertex, the dummy vertex included
+    float* corrections;      // x y z per vertex; the step adds its corrections here
+    float two_mu;            // 2 mu, Pa
+    float lambda;            // first Lame parameter, Pa
+    float inv_h2;            // 1 / h^2
+    bool volume_enabled;
+};
+
+// Steps blocks [first_block, end_block), which must not share a vertex (one
+// colour, or part of one), and stores each block's summed residual
+// |C + alpha~ lambda| over its real tets in block_residuals[block].
+using TetBlockKernel = void (*)(TetBlocks& blocks, const TetBlockStep& step, size_t first_block,
+                                size_t end_block, double* block_residuals);
+
+struct TetBlockKernelInfo {
+    const char* name;  // "avx512", "avx2", "sse2"
+    int lanes;
+    TetBlockKernel solve;
+};
+
+// The kernels this CPU can run, widest first (SSE2 always).
+std::vector<TetBlockKernelInfo> available_tet_block_kernels();
+
+// The kernels, one per instruction set; call only those the CPU supports.
+void solve_tet_blocks_avx512(TetBlocks&, const TetBlockStep&, size_t, size_t, double*);
+void solve_tet_blocks_avx2(TetBlocks&, const TetBlockStep&, size_t, size_t, double*);
+void solve_tet_blocks_sse2(TetBlocks&, const TetBlockStep&, size_t, size_t, double*);

@@ -1,0 +1,311 @@
+// The body of the SIMD tet kernel, included once per instruction set by
+// tet_block_kernel_<isa>.cpp inside a namespace of its own (so that the
+// copies compiled for different instruction sets never merge at link time),
+// after that file has defined:
+//   TB_LANES                      lanes per vector
+//   vf, vi                        GCC vector types of TB_LANES floats / int32
+//   vf tb_sqrt(vf)                lane-wise square root, IEEE
+//   vf tb_gather(const float*, vi)       base[index] per lane
+//   void tb_scatter(float*, vi, vf)      base[index] = value per lane
+// Every function mirrors one of shaders/tet_math.glsl, line for line, with
+// branches turned into per-lane selects (`mask ? a : b`). No library
+// templates are used here: they would be instantiated per instruction set
+// under one name.
+
+using vmask = decltype(vf{} < vf{});
+
+inline vf splat(float value) { return vf{} + value; }
+inline vf tb_abs(vf x) { return x < 0.0f ? -x : x; }
+inline vf tb_max(vf a, vf b) { return a > b ? a : b; }
+inline vf tb_inversesqrt(vf x) { return 1.0f / tb_sqrt(x); }
+inline vf tb_load(const float* p) { return *reinterpret_cast<const vf*>(p); }
+inline vi tb_load(const int32_t* p) { return *reinterpret_cast<const vi*>(p); }
+inline void tb_store(float* p, vf v) { *reinterpret_cast<vf*>(p) = v; }
+
+struct v3 {
+    vf x, y, z;
+};
+inline v3 operator+(v3 a, v3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+inline v3 operator-(v3 a, v3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+inline v3 operator-(v3 a) { return {-a.x, -a.y, -a.z}; }
+inline v3 operator*(vf s, v3 a) { return {s * a.x, s * a.y, s * a.z}; }
+inline v3 operator*(v3 a, vf s) { return {a.x * s, a.y * s, a.z * s}; }
+inline vf dot(v3 a, v3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+inline v3 cross(v3 a, v3 b)
+{
+    return {a.y * b.z - b.y * a.z, a.z * b.x - b.z * a.x, a.x * b.y - b.x * a.y};
+}
+inline v3 select(vmask m, v3 a, v3 b) { return {m ? a.x : b.x, m ? a.y : b.y, m ? a.z : b.z}; }
+
+// Column-major like GLSL: c[column], components are rows.
+struct m3 {
+    v3 c[3];
+};
+inline v3 mul(const m3& m, v3 v) { return m.c[0] * v.x + m.c[1] * v.y + m.c[2] * v.z; }
+inline m3 mul(const m3& a, const m3& b) { return {{mul(a, b.c[0]), mul(a, b.c[1]), mul(a, b.c[2])}}; }
+// A * B^T: column j is sum_k A[k] * B[k][j].
+inline m3 mul_transposed(const m3& a, const m3& b)
+{
+    m3 r;
+    r.c[0] = a.c[0] * b.c[0].x + a.c[1] * b.c[1].x + a.c[2] * b.c[2].x;
+    r.c[1] = a.c[0] * b.c[0].y + a.c[1] * b.c[1].y + a.c[2] * b.c[2].y;
+    r.c[2] = a.c[0] * b.c[0].z + a.c[1] * b.c[1].z + a.c[2] * b.c[2].z;
+    return r;
+}
+inline m3 identity()
+{
+    const vf one = splat(1.0f);
+    const vf zero = splat(0.0f);
+    return {{{one, zero, zero}, {zero, one, zero}, {zero, zero, one}}};
+}
+
+constexpr float kSvdGamma = 5.828427124746190f;
+constexpr float kCosPi8 = 0.9238795325112868f;
+constexpr float kSinPi8 = 0.3826834323650898f;
+constexpr float kQrEpsilon = 1.0e-15f;
+constexpr int kJacobiSweeps = 5;
+constexpr float kArapSkip = 1.0e-6f;
+constexpr float kDenominatorFloor = 1.0e-20f;
+
+// tm_jacobi_half_angle then tm_rotation_from_half_angle.
+inline void jacobi_rotation(vf s_pp, vf s_pq, vf s_qq, vf& c, vf& s)
+{
+    const vf ch = 2.0f * (s_pp - s_qq);
+    const vf sh = s_pq;
+    const vmask exact = kSvdGamma * sh * sh < ch * ch;
+    const vf w = tb_inversesqrt(ch * ch + sh * sh);
+    const vf half_c = exact ? w * ch : splat(kCosPi8);
+    const vf half_s = exact ? w * sh : splat(kSinPi8);
+    c = half_c * half_c - half_s * half_s;
+    s = 2.0f * half_c * half_s;
+}
+
+// tm_jacobi_conjugate.
+inline void jacobi_conjugate(vf c, vf s, vf& s_pp, vf& s_pq, vf& s_qq, vf& s_rp, vf& s_rq)
+{
+    const vf pp = s_pp;
+    const vf pq = s_pq;
+    const vf qq = s_qq;
+    const vf cc = c * c;
+    const vf ss = s * s;
+    const vf cs = c * s;
+    s_pp = cc * pp + 2.0f * cs * pq + ss * qq;
+    s_qq = ss * pp - 2.0f * cs * pq + cc * qq;
+    s_pq = (cc - ss) * pq + cs * (qq - pp);
+    const vf rp = s_rp;
+    s_rp = c * rp + s * s_rq;
+    s_rq = -s * rp + c * s_rq;
+}
+
+inline void rotate_columns(vf c, vf s, v3& p, v3& q)
+{
+    const v3 old_p = p;
+    p = c * old_p + s * q;
+    q = -s * old_p + c * q;
+}
+
+// tm_qr_half_angle then tm_rotation_from_half_angle.
+inline void qr_rotation(vf a1, vf a2, vf& c, vf& s)
+{
+    const vf rho = tb_sqrt(a1 * a1 + a2 * a2);
+    vf sh = rho > kQrEpsilon ? a2 : splat(0.0f);
+    vf ch = tb_abs(a1) + tb_max(rho, splat(kQrEpsilon));
+    const vmask negative = a1 < 0.0f;
+    const vf swapped = sh;
+    sh = negative ? ch : sh;
+    ch = negative ? swapped : ch;
+    const vf w = tb_inversesqrt(ch * ch + sh * sh);
+    const vf half_c = ch * w;
+    const vf half_s = sh * w;
+    c = half_c * half_c - half_s * half_s;
+    s = 2.0f * half_c * half_s;
+}
+
+// tm_swap_columns_if_smaller.
+inline void swap_columns_if_smaller(v3& b_i, v3& b_j, v3& v_i, v3& v_j, vf& rho_i, vf& rho_j)
+{
+    const vmask swap = rho_i < rho_j;
+    const v3 b_i_old = b_i;
+    const v3 v_i_old = v_i;
+    const vf rho_i_old = rho_i;
+    b_i = select(swap, b_j, b_i);
+    b_j = select(swap, -b_i_old, b_j);
+    v_i = select(swap, v_j, v_i);
+    v_j = select(swap, -v_i_old, v_j);
+    rho_i = swap ? rho_j : rho_i;
+    rho_j = swap ? rho_i_old : rho_j;
+}
+
+// Rotation of rows p and q of M (tm_rotate_rows_pq): each column's p and q
+// components, and U's columns p and q.
+inline void rotate_rows(vf c, vf s, vf& mp, vf& mq)
+{
+    const vf p = mp;
+    const vf q = mq;
+    mp = c * p + s * q;
+    mq = -s * p + c * q;
+}
+
+// tm_signed_svd.
+inline void signed_svd(const m3& F, m3& U, v3& sigma, m3& V)
+{
+    const vf s11_0 = dot(F.c[0], F.c[0]);
+    vf s11 = s11_0;
+    vf s21 = dot(F.c[0], F.c[1]);
+    vf s31 = dot(F.c[0], F.c[2]);
+    vf s22 = dot(F.c[1], F.c[1]);
+    vf s32 = dot(F.c[1], F.c[2]);
+    vf s33 = dot(F.c[2], F.c[2]);
+    V = identity();
+    for (int sweep = 0; sweep < kJacobiSweeps; ++sweep) {
+        vf c, s;
+        jacobi_rotation(s11, s21, s22, c, s);
+        jacobi_conjugate(c, s, s11, s21, s22, s31, s32);
+        rotate_columns(c, s, V.c[0], V.c[1]);
+
+        jacobi_rotation(s11, s31, s33, c, s);
+        jacobi_conjugate(c, s, s11, s31, s33, s21, s32);
+        rotate_columns(c, s, V.c[0], V.c[2]);
+
+        jacobi_rotation(s22, s32, s33, c, s);
+        jacobi_conjugate(c, s, s22, s32, s33, s21, s31);
+        rotate_columns(c, s, V.c[1], V.c[2]);
+    }
+
+    m3 B = mul(F, V);
+    vf rho0 = dot(B.c[0], B.c[0]);
+    vf rho1 = dot(B.c[1], B.c[1]);
+    vf rho2 = dot(B.c[2], B.c[2]);
+    swap_columns_if_smaller(B.c[0], B.c[1], V.c[0], V.c[1], rho0, rho1);
+    swap_columns_if_smaller(B.c[0], B.c[2], V.c[0], V.c[2], rho0, rho2);
+    swap_columns_if_smaller(B.c[1], B.c[2], V.c[1], V.c[2], rho1, rho2);
+
+    m3& R = B;
+    U = identity();
+    vf c, s;
+    qr_rotation(R.c[0].x, R.c[0].y, c, s);
+    for (int j = 0; j < 3; ++j) rotate_rows(c, s, R.c[j].x, R.c[j].y);
+    rotate_columns(c, s, U.c[0], U.c[1]);
+    qr_rotation(R.c[0].x, R.c[0].z, c, s);
+    for (int j = 0; j < 3; ++j) rotate_rows(c, s, R.c[j].x, R.c[j].z);
+    rotate_columns(c, s, U.c[0], U.c[2]);
+    qr_rotation(R.c[1].y, R.c[1].z, c, s);
+    for (int j = 0; j < 3; ++j) rotate_rows(c, s, R.c[j].y, R.c[j].z);
+    rotate_columns(c, s, U.c[1], U.c[2]);
+    sigma = {R.c[0].x, R.c[1].y, R.c[2].z};
+}
+
+// tm_xpbd_dlambda with omega = 1, for the lanes in `active`.
+inline vf xpbd_dlambda(vmask active, vf C, v3 g0, v3 g1, v3 g2, v3 g3, const vf* w,
+                       vf alpha_tilde, vf& lambda)
+{
+    const vf denominator = w[0] * dot(g0, g0) + w[1] * dot(g1, g1) + w[2] * dot(g2, g2) +
+                           w[3] * dot(g3, g3) + alpha_tilde;
+    const vmask steps = active & (denominator >= kDenominatorFloor);
+    const vf dlambda = steps ? -(C + alpha_tilde * lambda) / denominator : splat(0.0f);
+    lambda += dlambda;
+    return dlambda;
+}
+
+// tm_solve_tet on one block; returns the per-lane residual.
+inline vf solve_block(TetBlocks& blocks, const TetBlockStep& step, size_t slot)
+{
+    v3 x[4];
+    v3 correction[4];
+    vi corner3[4];
+    vf w[4];
+    for (int a = 0; a < 4; ++a) {
+        corner3[a] = tb_load(blocks.corner[a].data() + slot) * 3;
+        const v3 predicted = {tb_gather(step.predicted, corner3[a]),
+                              tb_gather(step.predicted + 1, corner3[a]),
+                              tb_gather(step.predicted + 2, corner3[a])};
+        correction[a] = {tb_gather(step.corrections, corner3[a]),
+                         tb_gather(step.corrections + 1, corner3[a]),
+                         tb_gather(step.corrections + 2, corner3[a])};
+        // x = predicted + correction: the positions the scalar solver keeps.
+        x[a] = predicted + correction[a];
+        w[a] = tb_load(blocks.inverse_mass[a].data() + slot);
+    }
+    m3 Bm;
+    for (int column = 0; column < 3; ++column) {
+        Bm.c[column] = {tb_load(blocks.b[3 * column].data() + slot),
+                        tb_load(blocks.b[3 * column + 1].data() + slot),
+                        tb_load(blocks.b[3 * column + 2].data() + slot)};
+    }
+    const vf rest_volume = tb_load(blocks.rest_volume.data() + slot);
+    vf lambda_shape = tb_load(blocks.lambda_shape.data() + slot);
+    vf lambda_volume = tb_load(blocks.lambda_volume.data() + slot);
+    const vf alpha_shape = 1.0f / (step.two_mu * rest_volume) * step.inv_h2;
+
+    // Shape.
+    const m3 Ds = {{x[1] - x[0], x[2] - x[0], x[3] - x[0]}};
+    const m3 F = mul(Ds, Bm);
+    m3 U, V;
+    v3 sigma;
+    signed_svd(F, U, sigma, V);
+    const v3 stretch = sigma - v3{splat(1.0f), splat(1.0f), splat(1.0f)};
+    const vf C = tb_sqrt(dot(stretch, stretch));
+    vf residual = tb_abs(C + alpha_shape * lambda_shape);
+    const vmask active = C > kArapSkip;
+    const m3 R = mul_transposed(U, V);
+    const m3 FminusR = {{F.c[0] - R.c[0], F.c[1] - R.c[1], F.c[2] - R.c[2]}};
+    const m3 G = mul_transposed(FminusR, Bm);
+    const vf inv_C = 1.0f / C;
+    const v3 g1 = G.c[0] * inv_C;
+    const v3 g2 = G.c[1] * inv_C;
+    const v3 g3 = G.c[2] * inv_C;
+    const v3 g0 = -(g1 + g2 + g3);
+    const vf dlambda = xpbd_dlambda(active, C, g0, g1, g2, g3, w, alpha_shape, lambda_shape);
+    const v3 zero = {splat(0.0f), splat(0.0f), splat(0.0f)};
+    v3 d[4] = {select(active, (w[0] * dlambda) * g0, zero),
+               select(active, (w[1] * dlambda) * g1, zero),
+               select(active, (w[2] * dlambda) * g2, zero),
+               select(active, (w[3] * dlambda) * g3, zero)};
+
+    // Volume, on the positions after the shape step.
+    if (step.volume_enabled) {
+        const vf alpha_volume = 1.0f / (step.lambda * rest_volume) * step.inv_h2;
+        const v3 p0 = x[0] + d[0];
+        const v3 e1 = x[1] + d[1] - p0;
+        const v3 e2 = x[2] + d[2] - p0;
+        const v3 e3 = x[3] + d[3] - p0;
+        const vf inv_six_v0 = 1.0f / (6.0f * rest_volume);
+        const v3 h1 = cross(e2, e3) * inv_six_v0;
+        const v3 h2 = cross(e3, e1) * inv_six_v0;
+        const v3 h3 = cross(e1, e2) * inv_six_v0;
+        const v3 h0 = -(h1 + h2 + h3);
+        const vf Cv = dot(e1, h1) - 1.0f;
+        residual += tb_abs(Cv + alpha_volume * lambda_volume);
+        const vmask all = splat(0.0f) == splat(0.0f);
+        const vf dl = xpbd_dlambda(all, Cv, h0, h1, h2, h3, w, alpha_volume, lambda_volume);
+        d[0] = d[0] + (w[0] * dl) * h0;
+        d[1] = d[1] + (w[1] * dl) * h1;
+        d[2] = d[2] + (w[2] * dl) * h2;
+        d[3] = d[3] + (w[3] * dl) * h3;
+    }
+    tb_store(blocks.lambda_shape.data() + slot, lambda_shape);
+    tb_store(blocks.lambda_volume.data() + slot, lambda_volume);
+
+    // No two lanes share a vertex (padding lanes share the dummy vertex and
+    // add exactly zero to it), so the scatter has no conflicts.
+    for (int a = 0; a < 4; ++a) {
+        const v3 updated = correction[a] + d[a];
+        tb_scatter(step.corrections, corner3[a], updated.x);
+        tb_scatter(step.corrections + 1, corner3[a], updated.y);
+        tb_scatter(step.corrections + 2, corner3[a], updated.z);
+    }
+    return residual;
+}
+
+inline void solve_blocks(TetBlocks& blocks, const TetBlockStep& step, size_t first_block,
+                         size_t end_block, double* block_residuals)
+{
+    for (size_t block = first_block; block < end_block; ++block) {
+        const vf residual = solve_block(blocks, step, block * TB_LANES);
+        double sum = 0.0;
+        for (uint32_t lane = 0; lane < blocks.block_tet_count[block]; ++lane) {
+            sum += residual[lane];
+        }
+        block_residuals[block] = sum;
+    }
+}

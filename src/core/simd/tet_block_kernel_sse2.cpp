@@ -1,0 +1,34 @@
+// The SIMD tet kernel for plain x86-64 (SSE2): 4 tets per vector. The
+// baseline every x86-64 CPU runs.
+#include "core/simd/tet_block_kernel.h"
+
+#include <emmintrin.h>
+
+namespace tet_kernel_sse2 {
+
+#define TB_LANES 4
+typedef float vf __attribute__((vector_size(16)));
+typedef int32_t vi __attribute__((vector_size(16)));
+
+inline vf tb_sqrt(vf x) { return (vf)_mm_sqrt_ps((__m128)x); }
+// SSE2 has neither gather nor scatter: four loads, four stores.
+inline vf tb_gather(const float* base, vi index)
+{
+    return vf{base[index[0]], base[index[1]], base[index[2]], base[index[3]]};
+}
+inline void tb_scatter(float* base, vi index, vf value)
+{
+    for (int lane = 0; lane < TB_LANES; ++lane) {
+        base[index[lane]] = value[lane];
+    }
+}
+
+#include "core/simd/tet_block_kernel_body.h"
+
+}  // namespace tet_kernel_sse2
+
+void solve_tet_blocks_sse2(TetBlocks& blocks, const TetBlockStep& step, size_t first_block,
+                           size_t end_block, double* block_residuals)
+{
+    tet_kernel_sse2::solve_blocks(blocks, step, first_block, end_block, block_residuals);
+}

@@ -1,0 +1,74 @@
+#include "core/simd/tet_blocks.h"
+
+#include <cassert>
+
+TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes)
+{
+    assert(lanes > 0 && "make_tet_blocks: lanes must be positive");
+    TetBlocks blocks;
+    blocks.lanes = lanes;
+    blocks.dummy_vertex = static_cast<uint32_t>(mesh.vertex_count());
+    const Csr& colors = mesh.tet_colors;
+    blocks.color_blocks.push_back(0);
+    for (size_t c = 0; c < colors.rows(); ++c) {
+        const size_t tets = colors.end(c) - colors.begin(c);
+        const size_t color_block_count = (tets + lanes - 1) / lanes;
+        for (size_t b = 0; b < color_block_count; ++b) {
+            const size_t remaining = tets - b * lanes;
+            blocks.block_tet_count.push_back(
+                static_cast<uint32_t>(remaining < static_cast<size_t>(lanes) ? remaining : lanes));
+        }
+        blocks.block_count += color_block_count;
+        blocks.color_blocks.push_back(static_cast<uint32_t>(blocks.block_count));
+    }
+
+    const size_t slots = blocks.block_count * lanes;
+    blocks.tet = AlignedArray<uint32_t>(slots);
+    for (auto& corner : blocks.corner) corner = AlignedArray<int32_t>(slots);
+    for (auto& column : blocks.b) column = AlignedArray<float>(slots);
+    blocks.rest_volume = AlignedArray<float>(slots);
+    for (auto& w : blocks.inverse_mass) w = AlignedArray<float>(slots);
+    blocks.lambda_shape = AlignedArray<float>(slots);
+    blocks.lambda_volume = AlignedArray<float>(slots);
+
+    for (size_t c = 0; c < colors.rows(); ++c) {
+        size_t slot = static_cast<size_t>(blocks.color_blocks[c]) * lanes;
+        const size_t color_end = static_cast<size_t>(blocks.color_blocks[c + 1]) * lanes;
+        for (uint32_t e = colors.begin(c); e < colors.end(c); ++e, ++slot) {
+            const uint32_t t = colors.entries[e];
+            blocks.tet[slot] = t;
+            for (int a = 0; a < 4; ++a) {
+                blocks.corner[a][slot] = static_cast<int32_t>(mesh.tets[t][a]);
+            }
+            for (int column = 0; column < 3; ++column) {
+                for (int row = 0; row < 3; ++row) {
+                    blocks.b[3 * column + row][slot] = mesh.inv_rest_shapes[t][column][row];
+                }
+            }
+            blocks.rest_volume[slot] = mesh.rest_volumes_m3[t];
+        }
+        // Padding: a unit tet collapsed on the dummy vertex, with no mass.
+        for (; slot < color_end; ++slot) {
+            blocks.tet[slot] = TetBlocks::kPaddingTet;
+            for (int a = 0; a < 4; ++a) {
+                blocks.corner[a][slot] = static_cast<int32_t>(blocks.dummy_vertex);
+            }
+            for (int i = 0; i < 9; ++i) {
+                blocks.b[i][slot] = (i % 4 == 0) ? 1.0f : 0.0f;
+            }
+            blocks.rest_volume[slot] = 1.0f;
+        }
+    }
+    return blocks;
+}
+
+void set_block_inverse_masses(TetBlocks& blocks, const std::vector<float>& inverse_masses)
+{
+    const size_t slots = blocks.block_count * blocks.lanes;
+    for (size_t slot = 0; slot < slots; ++slot) {
+        for (int a = 0; a < 4; ++a) {
+            const uint32_t v = static_cast<uint32_t>(blocks.corner[a][slot]);
+            blocks.inverse_mass[a][slot] = v < inverse_masses.size() ? inverse_masses[v] : 0.0f;
+        }
+    }
+}

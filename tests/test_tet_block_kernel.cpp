@@ -1,0 +1,141 @@
+// The SIMD tet kernels against the scalar per-tet maths they vectorize
+// (tm_solve_tet of shaders/tet_math.glsl), on every instruction set this CPU
+// runs, and the CPU solver's results against each other kernel.
+#include "core/flush_denormals.h"
+#include "core/material.h"
+#include "core/simd/tet_block_kernel.h"
+#include "core/tet_math.h"
+#include "test_support.h"
+
+#include <random>
+
+namespace {
+
+struct KernelCase {
+    std::vector<glm::vec3> predicted;
+    std::vector<glm::vec3> corrections;
+    std::vector<float> inverse_masses;
+};
+
+// The cube squashed, stretched and twisted at random, a few corners pushed
+// through their opposite faces (inverted tets), some vertices pinned, and
+// non-zero corrections so that x = predicted + correction is exercised.
+KernelCase deformed_cube(const TetMesh& mesh)
+{
+    std::mt19937 random(7);
+    std::uniform_real_distribution<float> jitter(-0.04f, 0.04f);
+    KernelCase c;
+    for (size_t v = 0; v < mesh.vertex_count(); ++v) {
+        const glm::vec3 r = mesh.rest_positions[v];
+        const glm::vec3 squashed(1.2f * r.x + 0.3f * r.y, 0.7f * r.y, r.z - 0.2f * r.x);
+        c.predicted.push_back(squashed + glm::vec3(jitter(random), jitter(random), jitter(random)));
+        c.corrections.push_back(glm::vec3(jitter(random), jitter(random), jitter(random)) * 0.1f);
+        c.inverse_masses.push_back(v % 17 == 0 ? 0.0f : 1.0f + 0.5f * jitter(random) * 25.0f);
+    }
+    for (size_t t = 0; t < mesh.tet_count(); t += 29) {
+        const glm::uvec4 tet = mesh.tets[t];
+        c.predicted[tet.x] = 2.0f * c.predicted[tet.y] - c.predicted[tet.x];  // flips it
+    }
+    c.predicted.push_back(glm::vec3(0.0f));  // the dummy vertex of the padding
+    c.corrections.push_back(glm::vec3(0.0f));
+    return c;
+}
+
+}  // namespace
+
+TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
+{
+    const ScopedFlushDenormals flush_denormals;
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
+    const KernelCase input = deformed_cube(*mesh);
+    const LameParameters lame = lame_parameters(2.0e5f, 0.3f);
+    const float inv_h2 = 600.0f * 600.0f;
+    std::vector<TetBlockKernelInfo> kernels = available_tet_block_kernels();
+    ASSERT_FALSE(kernels.empty());
+    EXPECT_STREQ(kernels.back().name, "sse2");
+
+    for (const TetBlockKernelInfo& kernel : kernels) {
+        TetBlocks blocks = make_tet_blocks(*mesh, kernel.lanes);
+        set_block_inverse_masses(blocks, input.inverse_masses);
+        const size_t slots = blocks.block_count * blocks.lanes;
+        for (size_t slot = 0; slot < slots; ++slot) {
+            blocks.lambda_shape[slot] = 1.0e-4f * static_cast<float>(slot % 5);
+            blocks.lambda_volume[slot] = -2.0e-5f * static_cast<float>(slot % 3);
+        }
+        const TetBlocks before = make_tet_blocks(*mesh, kernel.lanes);  // for the indices
+        std::vector<glm::vec3> corrections = input.corrections;
+        std::vector<double> residuals(blocks.block_count, 0.0);
+        const TetBlockStep step{&input.predicted[0].x, &corrections[0].x, 2.0f * lame.mu_pa,
+                                lame.lambda_pa, inv_h2, true};
+        // One colour: its tets share no vertex, so each tet's step is
+        // independent and comparable with the scalar one on its own.
+        const size_t color = 1;
+        kernel.solve(blocks, step, blocks.color_blocks[color], blocks.color_blocks[color + 1],
+                     residuals.data());
+
+        size_t compared = 0;
+        double worst = 0.0;
+        for (size_t slot = blocks.color_blocks[color] * blocks.lanes;
+             slot < blocks.color_blocks[color + 1] * blocks.lanes; ++slot) {
+            const uint32_t t = before.tet[slot];
+            if (t == TetBlocks::kPaddingTet) {
+                continue;
+            }
+            const glm::uvec4 tet = mesh->tets[t];
+            glm::vec3 x[4];
+            glm::vec4 w;
+            for (int a = 0; a < 4; ++a) {
+                x[a] = input.predicted[tet[a]] + input.corrections[tet[a]];
+                w[a] = input.inverse_masses[tet[a]];
+            }
+            const float v0 = mesh->rest_volumes_m3[t];
+            float lambda_shape = 1.0e-4f * static_cast<float>(slot % 5);
+            float lambda_volume = -2.0e-5f * static_cast<float>(slot % 3);
+            glm::vec3 d[4];
+            float residual = 0.0f;
+            tet_math::tm_solve_tet(x[0], x[1], x[2], x[3], w, mesh->inv_rest_shapes[t], v0,
+                                   arap_compliance(lame, v0) * inv_h2,
+                                   volume_compliance(lame, v0) * inv_h2, true, 1.0f, lambda_shape,
+                                   lambda_volume, d[0], d[1], d[2], d[3], residual);
+            float scale = 1e-6f;
+            for (int a = 0; a < 4; ++a) scale = std::max(scale, glm::length(d[a]));
+            for (int a = 0; a < 4; ++a) {
+                const glm::vec3 moved = corrections[tet[a]] - input.corrections[tet[a]];
+                const double error = glm::length(moved - d[a]) / scale;
+                worst = std::max(worst, error);
+                EXPECT_LT(error, 1e-4) << kernel.name << " tet " << t << " corner " << a;
+            }
+            EXPECT_NEAR(blocks.lambda_shape[slot], lambda_shape,
+                        1e-4f * std::abs(lambda_shape) + 1e-9f) << kernel.name << " tet " << t;
+            EXPECT_NEAR(blocks.lambda_volume[slot], lambda_volume,
+                        1e-4f * std::abs(lambda_volume) + 1e-9f) << kernel.name << " tet " << t;
+            ++compared;
+        }
+        std::printf("%s (%d lanes): %zu tets, worst correction error %.2e of the step\n",
+                    kernel.name, kernel.lanes, compared, worst);
+        EXPECT_GT(compared, 20u) << kernel.name;
+        // The dummy vertex of the padding lanes never moves.
+        EXPECT_EQ(corrections.back(), glm::vec3(0.0f)) << kernel.name;
+    }
+}
+
+TEST(TetBlockKernel, SolverRunsAgreeAcrossKernels)
+{
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::bunny);
+    std::vector<glm::vec3> reference;
+    for (const TetBlockKernelInfo& kernel : available_tet_block_kernels()) {
+        CpuSolver solver;
+        solver.set_tet_kernel(kernel);
+        solver.load(mesh);
+        run_frames(solver, SimParams(), 40);  // falls, lands and bounces
+        if (reference.empty()) {
+            reference = solver.positions();
+            EXPECT_GT(max_distance(reference, mesh->rest_positions), 0.1f);
+            continue;
+        }
+        // The kernels round differently (FMA or not), and contact amplifies it.
+        const float difference = max_distance(solver.positions(), reference);
+        std::printf("%s: %.2e m from the widest kernel after 40 frames\n", kernel.name, difference);
+        EXPECT_LT(difference, 1e-3f) << kernel.name;
+    }
+}
