@@ -65,8 +65,8 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
         const TetBlocks before = make_tet_blocks(*mesh, kernel.lanes);  // for the indices
         std::vector<glm::vec3> corrections = input.corrections;
         std::vector<double> residuals(blocks.block_count, 0.0);
-        const TetBlockStep step{&input.predicted[0].x, &corrections[0].x, 2.0f * lame.mu_pa,
-                                lame.lambda_pa, inv_h2, true};
+        const TetBlockStep step{&input.predicted[0].x, &corrections[0].x,
+                                inv_h2 / (2.0f * lame.mu_pa), inv_h2 / lame.lambda_pa, true};
         // One colour: its tets share no vertex, so each tet's step is
         // independent and comparable with the scalar one on its own.
         const size_t color = 1;

@@ -190,7 +190,9 @@ void CpuSolver::solve_tets_colored(const SimParams& params, float h)
 {
     const TetStepConstants k = tet_step_constants(params, h);
     const TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x,
-                            2.0f * k.lame.mu_pa, k.lame.lambda_pa, k.inv_h2, k.volume_enabled};
+                            k.inv_h2 / (2.0f * k.lame.mu_pa),
+                            k.volume_enabled ? k.inv_h2 / k.lame.lambda_pa : 0.0f,
+                            k.volume_enabled};
     for (size_t c = 0; c + 1 < blocks_.color_blocks.size(); ++c) {
         // Within a colour no vertex is shared: the blocks are independent.
         kernel_.solve(blocks_, step, blocks_.color_blocks[c], blocks_.color_blocks[c + 1],

@@ -11,9 +11,10 @@
 struct TetBlockStep {
     const float* predicted;  // x y z per vertex, the dummy vertex included
     float* corrections;      // x y z per vertex; the step adds its corrections here
-    float two_mu;            // 2 mu, Pa
-    float lambda;            // first Lame parameter, Pa
-    float inv_h2;            // 1 / h^2
+    // A tet's compliances divided by h^2 are these over its rest volume:
+    // 1 / (2 mu h^2) and 1 / (lambda h^2).
+    float shape_compliance_factor;
+    float volume_compliance_factor;
     bool volume_enabled;
 };
 

@@ -6,24 +6,25 @@
 
 namespace tet_kernel_avx2 {
 
-#define TB_LANES 8
-typedef float vf __attribute__((vector_size(32)));
-typedef int32_t vi __attribute__((vector_size(32)));
+constexpr int kNativeLanes = 8;
+typedef float nf __attribute__((vector_size(32)));
+typedef int32_t ni __attribute__((vector_size(32)));
 
-inline vf tb_sqrt(vf x) { return (vf)_mm256_sqrt_ps((__m256)x); }
-inline vf tb_gather(const float* base, vi index)
+inline nf native_sqrt(nf x) { return (nf)_mm256_sqrt_ps((__m256)x); }
+inline nf native_rsqrt_estimate(nf x) { return (nf)_mm256_rsqrt_ps((__m256)x); }
+inline nf native_gather(const float* base, ni index)
 {
-    return (vf)_mm256_i32gather_ps(base, (__m256i)index, 4);
+    return (nf)_mm256_i32gather_ps(base, (__m256i)index, 4);
 }
 // AVX2 has no scatter: eight stores.
-inline void tb_scatter(float* base, vi index, vf value)
+inline void native_scatter(float* base, ni index, nf value)
 {
-    for (int lane = 0; lane < TB_LANES; ++lane) {
+    for (int lane = 0; lane < kNativeLanes; ++lane) {
         base[index[lane]] = value[lane];
     }
 }
 
-#include "core/simd/tet_block_kernel_body.h"
+#include "core/simd/tet_block_kernel_isa.h"
 
 }  // namespace tet_kernel_avx2
 

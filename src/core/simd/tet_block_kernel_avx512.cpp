@@ -6,24 +6,25 @@
 
 namespace tet_kernel_avx512 {
 
-#define TB_LANES 16
-typedef float vf __attribute__((vector_size(64)));
-typedef int32_t vi __attribute__((vector_size(64)));
+constexpr int kNativeLanes = 16;
+typedef float nf __attribute__((vector_size(64)));
+typedef int32_t ni __attribute__((vector_size(64)));
 
 // Masked forms with every lane on: GCC 12 warns about the undefined source
 // operand that _mm512_sqrt_ps and _mm512_i32gather_ps pass to the same
 // instructions.
-inline vf tb_sqrt(vf x) { return (vf)_mm512_maskz_sqrt_ps(0xffff, (__m512)x); }
-inline vf tb_gather(const float* base, vi index)
+inline nf native_sqrt(nf x) { return (nf)_mm512_maskz_sqrt_ps(0xffff, (__m512)x); }
+inline nf native_rsqrt_estimate(nf x) { return (nf)_mm512_rsqrt14_ps((__m512)x); }
+inline nf native_gather(const float* base, ni index)
 {
-    return (vf)_mm512_mask_i32gather_ps(_mm512_setzero_ps(), 0xffff, (__m512i)index, base, 4);
+    return (nf)_mm512_mask_i32gather_ps(_mm512_setzero_ps(), 0xffff, (__m512i)index, base, 4);
 }
-inline void tb_scatter(float* base, vi index, vf value)
+inline void native_scatter(float* base, ni index, nf value)
 {
     _mm512_i32scatter_ps(base, (__m512i)index, (__m512)value, 4);
 }
 
-#include "core/simd/tet_block_kernel_body.h"
+#include "core/simd/tet_block_kernel_isa.h"
 
 }  // namespace tet_kernel_avx512
 

@@ -1,26 +1,30 @@
-// The body of the SIMD tet kernel, included once per instruction set by
-// tet_block_kernel_<isa>.cpp inside a namespace of its own (so that the
-// copies compiled for different instruction sets never merge at link time),
-// after that file has defined:
-//   TB_LANES                      lanes per vector
-//   vf, vi                        GCC vector types of TB_LANES floats / int32
-//   vf tb_sqrt(vf)                lane-wise square root, IEEE
-//   vf tb_gather(const float*, vi)       base[index] per lane
-//   void tb_scatter(float*, vi, vf)      base[index] = value per lane
+// The body of the SIMD tet kernel. tet_block_kernel_isa.h includes it
+// twice per instruction set: once on single vectors and once on pairs of
+// them (two blocks interleaved), each time inside a namespace of its own so
+// that no two copies merge at link time. Before it, that file defines:
+//   kLanes                        tets per vf
+//   vf, vi, vmask                 kLanes floats, int32s and lane masks
+//   select(vmask, vf, vf)         per-lane choice
+//   lane(vf, i)                   one lane's value
+//   tb_sqrt, tb_rsqrt_estimate    IEEE sqrt; the CPU's ~12-14-bit 1 / sqrt
+//   tb_load(const float*), tb_load(const int32_t*), tb_store(float*, vf)
+//   tb_gather(const float*, vi), tb_scatter(float*, vi, vf)
 // Every function mirrors one of shaders/tet_math.glsl, line for line, with
-// branches turned into per-lane selects (`mask ? a : b`). No library
-// templates are used here: they would be instantiated per instruction set
-// under one name.
-
-using vmask = decltype(vf{} < vf{});
+// branches turned into selects. No library templates are used here: they
+// would be instantiated per instruction set under one name.
 
 inline vf splat(float value) { return vf{} + value; }
-inline vf tb_abs(vf x) { return x < 0.0f ? -x : x; }
-inline vf tb_max(vf a, vf b) { return a > b ? a : b; }
-inline vf tb_inversesqrt(vf x) { return 1.0f / tb_sqrt(x); }
-inline vf tb_load(const float* p) { return *reinterpret_cast<const vf*>(p); }
-inline vi tb_load(const int32_t* p) { return *reinterpret_cast<const vi*>(p); }
-inline void tb_store(float* p, vf v) { *reinterpret_cast<vf*>(p) = v; }
+inline vf tb_abs(vf x) { return select(x < 0.0f, -x, x); }
+inline vf tb_max(vf a, vf b) { return select(a > b, a, b); }
+// 1 / sqrt(x) to about a float's precision: the hardware estimate refined
+// by one Newton step, as McAdams et al. do. A sqrt and a divide cost some
+// twenty cycles per vector where this costs four multiplies; the SVD needs
+// eighteen of them per tet. x must be positive and finite.
+inline vf tb_inversesqrt(vf x)
+{
+    const vf y = tb_rsqrt_estimate(x);
+    return y * (1.5f - 0.5f * x * y * y);
+}
 
 struct v3 {
     vf x, y, z;
@@ -35,7 +39,10 @@ inline v3 cross(v3 a, v3 b)
 {
     return {a.y * b.z - b.y * a.z, a.z * b.x - b.z * a.x, a.x * b.y - b.x * a.y};
 }
-inline v3 select(vmask m, v3 a, v3 b) { return {m ? a.x : b.x, m ? a.y : b.y, m ? a.z : b.z}; }
+inline v3 select(vmask m, v3 a, v3 b)
+{
+    return {select(m, a.x, b.x), select(m, a.y, b.y), select(m, a.z, b.z)};
+}
 
 // Column-major like GLSL: c[column], components are rows.
 struct m3 {
@@ -74,8 +81,8 @@ inline void jacobi_rotation(vf s_pp, vf s_pq, vf s_qq, vf& c, vf& s)
     const vf sh = s_pq;
     const vmask exact = kSvdGamma * sh * sh < ch * ch;
     const vf w = tb_inversesqrt(ch * ch + sh * sh);
-    const vf half_c = exact ? w * ch : splat(kCosPi8);
-    const vf half_s = exact ? w * sh : splat(kSinPi8);
+    const vf half_c = select(exact, w * ch, splat(kCosPi8));
+    const vf half_s = select(exact, w * sh, splat(kSinPi8));
     c = half_c * half_c - half_s * half_s;
     s = 2.0f * half_c * half_s;
 }
@@ -108,12 +115,12 @@ inline void rotate_columns(vf c, vf s, v3& p, v3& q)
 inline void qr_rotation(vf a1, vf a2, vf& c, vf& s)
 {
     const vf rho = tb_sqrt(a1 * a1 + a2 * a2);
-    vf sh = rho > kQrEpsilon ? a2 : splat(0.0f);
+    vf sh = select(rho > kQrEpsilon, a2, splat(0.0f));
     vf ch = tb_abs(a1) + tb_max(rho, splat(kQrEpsilon));
     const vmask negative = a1 < 0.0f;
     const vf swapped = sh;
-    sh = negative ? ch : sh;
-    ch = negative ? swapped : ch;
+    sh = select(negative, ch, sh);
+    ch = select(negative, swapped, ch);
     const vf w = tb_inversesqrt(ch * ch + sh * sh);
     const vf half_c = ch * w;
     const vf half_s = sh * w;
@@ -132,8 +139,8 @@ inline void swap_columns_if_smaller(v3& b_i, v3& b_j, v3& v_i, v3& v_j, vf& rho_
     b_j = select(swap, -b_i_old, b_j);
     v_i = select(swap, v_j, v_i);
     v_j = select(swap, -v_i_old, v_j);
-    rho_i = swap ? rho_j : rho_i;
-    rho_j = swap ? rho_i_old : rho_j;
+    rho_i = select(swap, rho_j, rho_i);
+    rho_j = select(swap, rho_i_old, rho_j);
 }
 
 // Rotation of rows p and q of M (tm_rotate_rows_pq): each column's p and q
@@ -157,6 +164,7 @@ inline void signed_svd(const m3& F, m3& U, v3& sigma, m3& V)
     vf s32 = dot(F.c[1], F.c[2]);
     vf s33 = dot(F.c[2], F.c[2]);
     V = identity();
+#pragma GCC unroll 5
     for (int sweep = 0; sweep < kJacobiSweeps; ++sweep) {
         vf c, s;
         jacobi_rotation(s11, s21, s22, c, s);
@@ -202,7 +210,7 @@ inline vf xpbd_dlambda(vmask active, vf C, v3 g0, v3 g1, v3 g2, v3 g3, const vf*
     const vf denominator = w[0] * dot(g0, g0) + w[1] * dot(g1, g1) + w[2] * dot(g2, g2) +
                            w[3] * dot(g3, g3) + alpha_tilde;
     const vmask steps = active & (denominator >= kDenominatorFloor);
-    const vf dlambda = steps ? -(C + alpha_tilde * lambda) / denominator : splat(0.0f);
+    const vf dlambda = select(steps, -(C + alpha_tilde * lambda) / denominator, splat(0.0f));
     lambda += dlambda;
     return dlambda;
 }
@@ -232,10 +240,11 @@ inline vf solve_block(TetBlocks& blocks, const TetBlockStep& step, size_t slot)
                         tb_load(blocks.b[3 * column + 1].data() + slot),
                         tb_load(blocks.b[3 * column + 2].data() + slot)};
     }
-    const vf rest_volume = tb_load(blocks.rest_volume.data() + slot);
+    const vf inv_rest_volume = tb_load(blocks.inv_rest_volume.data() + slot);
     vf lambda_shape = tb_load(blocks.lambda_shape.data() + slot);
     vf lambda_volume = tb_load(blocks.lambda_volume.data() + slot);
-    const vf alpha_shape = 1.0f / (step.two_mu * rest_volume) * step.inv_h2;
+    // alpha~ = 1 / (2 mu V0 h^2), without a divide per tet.
+    const vf alpha_shape = inv_rest_volume * step.shape_compliance_factor;
 
     // Shape.
     const m3 Ds = {{x[1] - x[0], x[2] - x[0], x[3] - x[0]}};
@@ -264,12 +273,12 @@ inline vf solve_block(TetBlocks& blocks, const TetBlockStep& step, size_t slot)
 
     // Volume, on the positions after the shape step.
     if (step.volume_enabled) {
-        const vf alpha_volume = 1.0f / (step.lambda * rest_volume) * step.inv_h2;
+        const vf alpha_volume = inv_rest_volume * step.volume_compliance_factor;
         const v3 p0 = x[0] + d[0];
         const v3 e1 = x[1] + d[1] - p0;
         const v3 e2 = x[2] + d[2] - p0;
         const v3 e3 = x[3] + d[3] - p0;
-        const vf inv_six_v0 = 1.0f / (6.0f * rest_volume);
+        const vf inv_six_v0 = inv_rest_volume * (1.0f / 6.0f);
         const v3 h1 = cross(e2, e3) * inv_six_v0;
         const v3 h2 = cross(e3, e1) * inv_six_v0;
         const v3 h3 = cross(e1, e2) * inv_six_v0;
@@ -297,15 +306,17 @@ inline vf solve_block(TetBlocks& blocks, const TetBlockStep& step, size_t slot)
     return residual;
 }
 
-inline void solve_blocks(TetBlocks& blocks, const TetBlockStep& step, size_t first_block,
-                         size_t end_block, double* block_residuals)
+// Steps the kLanes tets from `slot` on and adds their residuals, lane by
+// lane, to the blocks' sums.
+inline void solve_and_sum(TetBlocks& blocks, const TetBlockStep& step, size_t slot,
+                          double* block_residuals)
 {
-    for (size_t block = first_block; block < end_block; ++block) {
-        const vf residual = solve_block(blocks, step, block * TB_LANES);
-        double sum = 0.0;
-        for (uint32_t lane = 0; lane < blocks.block_tet_count[block]; ++lane) {
-            sum += residual[lane];
+    const vf residual = solve_block(blocks, step, slot);
+    const size_t lanes = static_cast<size_t>(blocks.lanes);
+    for (size_t i = 0; i < static_cast<size_t>(kLanes); ++i) {
+        const size_t block = (slot + i) / lanes;
+        if ((slot + i) % lanes < blocks.block_tet_count[block]) {
+            block_residuals[block] += lane(residual, static_cast<int>(i));
         }
-        block_residuals[block] = sum;
     }
 }

@@ -6,24 +6,25 @@
 
 namespace tet_kernel_sse2 {
 
-#define TB_LANES 4
-typedef float vf __attribute__((vector_size(16)));
-typedef int32_t vi __attribute__((vector_size(16)));
+constexpr int kNativeLanes = 4;
+typedef float nf __attribute__((vector_size(16)));
+typedef int32_t ni __attribute__((vector_size(16)));
 
-inline vf tb_sqrt(vf x) { return (vf)_mm_sqrt_ps((__m128)x); }
+inline nf native_sqrt(nf x) { return (nf)_mm_sqrt_ps((__m128)x); }
 // SSE2 has neither gather nor scatter: four loads, four stores.
-inline vf tb_gather(const float* base, vi index)
+inline nf native_rsqrt_estimate(nf x) { return (nf)_mm_rsqrt_ps((__m128)x); }
+inline nf native_gather(const float* base, ni index)
 {
-    return vf{base[index[0]], base[index[1]], base[index[2]], base[index[3]]};
+    return nf{base[index[0]], base[index[1]], base[index[2]], base[index[3]]};
 }
-inline void tb_scatter(float* base, vi index, vf value)
+inline void native_scatter(float* base, ni index, nf value)
 {
-    for (int lane = 0; lane < TB_LANES; ++lane) {
+    for (int lane = 0; lane < kNativeLanes; ++lane) {
         base[index[lane]] = value[lane];
     }
 }
 
-#include "core/simd/tet_block_kernel_body.h"
+#include "core/simd/tet_block_kernel_isa.h"
 
 }  // namespace tet_kernel_sse2
 

@@ -26,7 +26,7 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes)
     blocks.tet = AlignedArray<uint32_t>(slots);
     for (auto& corner : blocks.corner) corner = AlignedArray<int32_t>(slots);
     for (auto& column : blocks.b) column = AlignedArray<float>(slots);
-    blocks.rest_volume = AlignedArray<float>(slots);
+    blocks.inv_rest_volume = AlignedArray<float>(slots);
     for (auto& w : blocks.inverse_mass) w = AlignedArray<float>(slots);
     blocks.lambda_shape = AlignedArray<float>(slots);
     blocks.lambda_volume = AlignedArray<float>(slots);
@@ -45,7 +45,7 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes)
                     blocks.b[3 * column + row][slot] = mesh.inv_rest_shapes[t][column][row];
                 }
             }
-            blocks.rest_volume[slot] = mesh.rest_volumes_m3[t];
+            blocks.inv_rest_volume[slot] = 1.0f / mesh.rest_volumes_m3[t];
         }
         // Padding: a unit tet collapsed on the dummy vertex, with no mass.
         for (; slot < color_end; ++slot) {
@@ -56,7 +56,7 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes)
             for (int i = 0; i < 9; ++i) {
                 blocks.b[i][slot] = (i % 4 == 0) ? 1.0f : 0.0f;
             }
-            blocks.rest_volume[slot] = 1.0f;
+            blocks.inv_rest_volume[slot] = 1.0f;
         }
     }
     return blocks;

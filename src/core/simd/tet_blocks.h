@@ -26,7 +26,7 @@ struct TetBlocks {
     AlignedArray<uint32_t> tet;        // index in the mesh; kPaddingTet for padding
     AlignedArray<int32_t> corner[4];   // vertex indices
     AlignedArray<float> b[9];          // B = Dm^-1, column-major: b[3 * column + row]
-    AlignedArray<float> rest_volume;   // V0, m^3 (1 for padding)
+    AlignedArray<float> inv_rest_volume;  // 1 / V0, m^-3 (1 for padding)
     AlignedArray<float> inverse_mass[4];  // per corner; 0 for pinned and padding
     AlignedArray<float> lambda_shape;     // XPBD multipliers, reset every substep
     AlignedArray<float> lambda_volume;

@@ -1,0 +1,117 @@
+// What each instruction set's kernel file shares: given its native vector
+// types and five native operations, builds the kernel twice (single vectors
+// and interleaved pairs) and the loop that drives them. Include it inside
+// the file's own namespace after defining:
+//   kNativeLanes; nf, ni (GCC vector types of kNativeLanes floats / int32s)
+//   nf native_sqrt(nf); nf native_rsqrt_estimate(nf)
+//   nf native_gather(const float*, ni); void native_scatter(float*, ni, nf)
+//
+// Why pairs: the SVD's Jacobi rotations form one long chain of dependent
+// operations (a rotation needs the previous one's result), so a single
+// vector leaves most of the core's execution ports idle waiting on latency.
+// Two independent blocks issued side by side fill them.
+
+using nmask = decltype(nf{} < nf{});
+
+namespace single {
+
+constexpr int kLanes = kNativeLanes;
+using vf = nf;
+using vi = ni;
+using vmask = nmask;
+inline vf select(vmask m, vf a, vf b) { return m ? a : b; }
+inline float lane(vf x, int i) { return x[i]; }
+inline vf tb_sqrt(vf x) { return native_sqrt(x); }
+inline vf tb_rsqrt_estimate(vf x) { return native_rsqrt_estimate(x); }
+inline vf tb_load(const float* p) { return *reinterpret_cast<const vf*>(p); }
+inline vi tb_load(const int32_t* p) { return *reinterpret_cast<const vi*>(p); }
+inline void tb_store(float* p, vf v) { *reinterpret_cast<vf*>(p) = v; }
+inline vf tb_gather(const float* base, vi index) { return native_gather(base, index); }
+inline void tb_scatter(float* base, vi index, vf v) { native_scatter(base, index, v); }
+
+#include "core/simd/tet_block_kernel_body.h"
+
+}  // namespace single
+
+namespace paired {
+
+constexpr int kLanes = 2 * kNativeLanes;
+// Lanes 0 .. kNativeLanes - 1 in `a`, the next kNativeLanes in `b`: two
+// consecutive blocks of the same colour, contiguous in memory.
+struct vf {
+    nf a, b;
+};
+struct vi {
+    ni a, b;
+};
+struct vmask {
+    nmask a, b;
+};
+inline vf operator+(vf x, vf y) { return {x.a + y.a, x.b + y.b}; }
+inline vf operator-(vf x, vf y) { return {x.a - y.a, x.b - y.b}; }
+inline vf operator*(vf x, vf y) { return {x.a * y.a, x.b * y.b}; }
+inline vf operator/(vf x, vf y) { return {x.a / y.a, x.b / y.b}; }
+inline vf operator+(vf x, float s) { return {x.a + s, x.b + s}; }
+inline vf operator-(vf x, float s) { return {x.a - s, x.b - s}; }
+inline vf operator*(vf x, float s) { return {x.a * s, x.b * s}; }
+inline vf operator+(float s, vf x) { return {s + x.a, s + x.b}; }
+inline vf operator-(float s, vf x) { return {s - x.a, s - x.b}; }
+inline vf operator*(float s, vf x) { return {s * x.a, s * x.b}; }
+inline vf operator/(float s, vf x) { return {s / x.a, s / x.b}; }
+inline vf operator-(vf x) { return {-x.a, -x.b}; }
+inline vf& operator+=(vf& x, vf y) { return x = x + y; }
+inline vmask operator<(vf x, vf y) { return {x.a < y.a, x.b < y.b}; }
+inline vmask operator>(vf x, vf y) { return {x.a > y.a, x.b > y.b}; }
+inline vmask operator>=(vf x, vf y) { return {x.a >= y.a, x.b >= y.b}; }
+inline vmask operator==(vf x, vf y) { return {x.a == y.a, x.b == y.b}; }
+inline vmask operator<(vf x, float s) { return {x.a < s, x.b < s}; }
+inline vmask operator>(vf x, float s) { return {x.a > s, x.b > s}; }
+inline vmask operator>=(vf x, float s) { return {x.a >= s, x.b >= s}; }
+inline vmask operator&(vmask x, vmask y) { return {x.a & y.a, x.b & y.b}; }
+inline vi operator*(vi x, int s) { return {x.a * s, x.b * s}; }
+inline vf select(vmask m, vf x, vf y) { return {m.a ? x.a : y.a, m.b ? x.b : y.b}; }
+inline float lane(vf x, int i) { return i < kNativeLanes ? x.a[i] : x.b[i - kNativeLanes]; }
+inline vf tb_sqrt(vf x) { return {native_sqrt(x.a), native_sqrt(x.b)}; }
+inline vf tb_rsqrt_estimate(vf x) { return {native_rsqrt_estimate(x.a), native_rsqrt_estimate(x.b)}; }
+inline vf tb_load(const float* p)
+{
+    return {*reinterpret_cast<const nf*>(p), *reinterpret_cast<const nf*>(p + kNativeLanes)};
+}
+inline vi tb_load(const int32_t* p)
+{
+    return {*reinterpret_cast<const ni*>(p), *reinterpret_cast<const ni*>(p + kNativeLanes)};
+}
+inline void tb_store(float* p, vf v)
+{
+    *reinterpret_cast<nf*>(p) = v.a;
+    *reinterpret_cast<nf*>(p + kNativeLanes) = v.b;
+}
+inline vf tb_gather(const float* base, vi index)
+{
+    return {native_gather(base, index.a), native_gather(base, index.b)};
+}
+inline void tb_scatter(float* base, vi index, vf v)
+{
+    native_scatter(base, index.a, v.a);
+    native_scatter(base, index.b, v.b);
+}
+
+#include "core/simd/tet_block_kernel_body.h"
+
+}  // namespace paired
+
+// Blocks two at a time, a last odd one alone.
+inline void solve_blocks(TetBlocks& blocks, const TetBlockStep& step, size_t first_block,
+                         size_t end_block, double* block_residuals)
+{
+    for (size_t block = first_block; block < end_block; ++block) {
+        block_residuals[block] = 0.0;
+    }
+    size_t block = first_block;
+    for (; block + 2 <= end_block; block += 2) {
+        paired::solve_and_sum(blocks, step, block * kNativeLanes, block_residuals);
+    }
+    if (block < end_block) {
+        single::solve_and_sum(blocks, step, block * kNativeLanes, block_residuals);
+    }
+}
