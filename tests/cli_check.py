@@ -108,6 +108,29 @@ for path in [str(bad), str(workdir / "cli_missing.obj"), str(workdir / "cli_unkn
     check(Path(path).name in result.stderr, f"bad file message names it: {result.stderr.strip()}")
 check(run("--headless", "--resolution", "1").returncode == 2, "--resolution 1 refused")
 
+# The benchmark: a short run of both solvers on the cube writes its rows as
+# JSON, the figures consistent with each other; a bad mesh name is refused.
+bench_path = workdir / "cli_bench.json"
+result = run("--bench", "--bench-meshes", "cube", "--frames", "3", "--json", str(bench_path))
+print(result.stdout, result.stderr)
+check(result.returncode == 0, f"bench exit code {result.returncode}")
+check("M solve/s" in result.stdout and "cube" in result.stdout, "bench prints its table")
+rows = json.loads(bench_path.read_text()) if bench_path.exists() else []
+check(any(r["solver"] == "cpu" for r in rows), "bench has a CPU row")
+for row in rows:
+    for key in ["mesh", "solver", "vertices", "tets", "substeps", "iterations", "ms_per_frame",
+                "tet_solves_per_s", "frame_clock", "passes_ms"]:
+        check(key in row, f"bench row lacks '{key}'")
+    if "ms_per_frame" in row and "tet_solves_per_s" in row:
+        expected = row["tets"] * row["substeps"] * row["iterations"] / (row["ms_per_frame"] * 1e-3)
+        check(row["mesh"] == "cube" and row["tets"] == 1296 and row["frames"] == 3,
+              f"bench row describes 3 frames of the cube: {row}")
+        check(math.isclose(row["tet_solves_per_s"], expected, rel_tol=1e-6),
+              f"tet solves per second = tets x substeps x iterations / time: {row}")
+        check(row["ms_p10"] <= row["ms_per_frame"] <= row["ms_p90"], f"median within spread: {row}")
+result = run("--bench", "--bench-meshes", "teapot")
+check(result.returncode == 2 and "teapot" in result.stderr, "unknown bench mesh refused")
+
 result = run("--help")
 check(result.returncode == 0 and "--dump-positions" in result.stdout, "--help lists the flags")
 

@@ -67,12 +67,34 @@ TEST(CommandLine, RefusesBadFlagsNamingThem)
         {{"--preset", "teapot"}, "--preset"},   {{"--solver", "magic"}, "--solver"},
         {{"--stats"}, "--stats"},               {{"--wobble"}, "--wobble"},
         {{"--size", "800"}, "--size"},          {{"--size", "0x600"}, "--size"},
+        {{"--threads", "0"}, "--threads"},      {{"--threads", "many"}, "--threads"},
+        {{"--solver", "both"}, "--bench"},      {{"--json", "x.json"}, "--bench"},
     };
     for (const auto& [args, flag] : bad) {
         Result<Options> r = parse_command_line(args);
         EXPECT_FALSE(r.ok()) << args.front();
         EXPECT_NE(r.error().find(flag), std::string::npos) << r.error();
     }
+}
+
+TEST(CommandLine, ParsesTheBenchmarkFlags)
+{
+    Result<Options> r = parse_command_line({"--bench", "--solver", "both", "--bench-meshes",
+                                            "cube,lattice-50k", "--json", "b.json", "--threads",
+                                            "3", "--frames", "7"});
+    ASSERT_TRUE(r.ok()) << r.error();
+    const Options& o = r.value();
+    EXPECT_TRUE(o.bench);
+    EXPECT_EQ(o.solver, "both");
+    EXPECT_EQ(o.bench_meshes, "cube,lattice-50k");
+    EXPECT_EQ(o.json_path, "b.json");
+    EXPECT_EQ(o.threads_or_default(), 3);
+    EXPECT_EQ(o.frames, 7);
+
+    Result<Options> defaults = parse_command_line({"--bench"});
+    ASSERT_TRUE(defaults.ok()) << defaults.error();
+    EXPECT_EQ(defaults.value().bench_meshes, "all");
+    EXPECT_GE(defaults.value().threads_or_default(), 1);
 }
 
 TEST(SimParams, SanitizedClampsAbsurdValues)

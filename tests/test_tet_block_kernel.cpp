@@ -7,6 +7,7 @@
 #include "core/tet_math.h"
 #include "test_support.h"
 
+#include <cstring>
 #include <random>
 
 namespace {
@@ -138,4 +139,36 @@ TEST(TetBlockKernel, SolverRunsAgreeAcrossKernels)
         std::printf("%s: %.2e m from the widest kernel after 40 frames\n", kernel.name, difference);
         EXPECT_LT(difference, 1e-3f) << kernel.name;
     }
+}
+
+TEST(TetBlockKernel, ThreadsGiveBitIdenticalResults)
+{
+    // Big enough colours (about 25 blocks each) that two threads share them.
+    std::shared_ptr<const TetMesh> mesh =
+        prepare_or_fail(box_lattice(glm::ivec3(12), glm::vec3(-0.5f, 0.1f, -0.5f), glm::vec3(1.0f)));
+    std::vector<glm::vec3> runs[2];
+    std::optional<float> residuals[2];
+    for (int threads = 1; threads <= 2; ++threads) {
+        CpuSolver solver;
+        solver.set_threads(threads);
+        solver.load(mesh);
+        EXPECT_EQ(solver.threads_in_use(), threads);
+        SimParams params;
+        params.youngs_modulus_pa = 1.0e5f;
+        run_frames(solver, params, 12);  // falls 0.1 m and lands
+        runs[threads - 1] = solver.positions();
+        residuals[threads - 1] = solver.latest_mean_residual();
+    }
+    EXPECT_GT(max_distance(runs[0], mesh->rest_positions), 0.05f);
+    ASSERT_EQ(runs[0].size(), runs[1].size());
+    EXPECT_EQ(std::memcmp(runs[0].data(), runs[1].data(), runs[0].size() * sizeof(glm::vec3)), 0);
+    EXPECT_EQ(residuals[0], residuals[1]);
+}
+
+TEST(TetBlockKernel, SmallColoursStayOnOneThread)
+{
+    CpuSolver solver;
+    solver.set_threads(8);
+    solver.load(preset_mesh(PresetId::cube));  // about 3 blocks per colour
+    EXPECT_EQ(solver.threads_in_use(), 1);
 }

@@ -13,6 +13,7 @@ struct BenchRow {
     std::string solver;  // "cpu" or "gpu"
     std::string method;  // "gauss-seidel" or "jacobi"
     int threads = 1;     // CPU solver threads (1 for the GPU)
+    std::string simd;    // the CPU tet kernel's instruction set; "-" on the GPU
     size_t vertices = 0;
     size_t tets = 0;
     int substeps = 0;

@@ -211,6 +211,12 @@ int run_benchmark(const Options& options)
     }
     std::printf("benchmark on %s\n", machine.c_str());
 
+    // One thread (the per-core figure) and every thread, unless --threads says.
+    std::vector<int> cpu_thread_counts = {options.threads_or_default()};
+    if (!options.threads && cpu_thread_counts[0] > 1) {
+        cpu_thread_counts.insert(cpu_thread_counts.begin(), 1);
+    }
+
     std::vector<BenchRow> rows;
     for (const BenchMesh& bench_mesh : meshes.value()) {
         std::fprintf(stderr, "softbody: preparing %s ...\n", bench_mesh.name.c_str());
@@ -228,26 +234,39 @@ int run_benchmark(const Options& options)
             options.youngs_modulus_pa.value_or(bench_mesh.youngs_modulus_pa);
         const SimParams params = sanitized(params_from_options(with_stiffness));
 
-        std::vector<Solver*> solvers_to_run;
-        CpuSolver cpu_solver;
-        if (run_cpu) solvers_to_run.push_back(&cpu_solver);
+        auto time_on = [&](Solver& solver, int threads, const std::string& simd) {
+            std::fprintf(stderr, "softbody: timing %s on the %s (%d thread%s) ...\n",
+                         bench_mesh.name.c_str(), solver.name(), threads,
+                         threads == 1 ? "" : "s");
+            solver.load(mesh);
+            BenchRow row = time_solver(solver, params, options.frames);
+            row.mesh = bench_mesh.name;
+            row.vertices = mesh->vertex_count();
+            row.tets = mesh->tet_count();
+            row.threads = threads;
+            row.simd = simd;
+            rows.push_back(row);
+        };
+        if (run_cpu) {
+            CpuSolver cpu_solver;
+            for (const int threads : cpu_thread_counts) {
+                cpu_solver.set_threads(threads);
+                cpu_solver.load(mesh);
+                if (threads > 1 && cpu_solver.threads_in_use() == 1) {
+                    std::fprintf(stderr, "softbody: %s runs on one thread: its colours are too "
+                                 "small to share\n", bench_mesh.name.c_str());
+                    continue;
+                }
+                time_on(cpu_solver, cpu_solver.threads_in_use(), cpu_solver.tet_kernel().name);
+            }
+        }
         if (run_gpu) {
             if (mesh->tet_count() > GpuSolver::max_items_per_dispatch()) {
                 std::cerr << "softbody: skipping " << bench_mesh.name
                           << " on the GPU: more tets than one dispatch covers here\n";
             } else {
-                solvers_to_run.push_back(gpu_solver.get());
+                time_on(*gpu_solver, 1, "-");
             }
-        }
-        for (Solver* solver : solvers_to_run) {
-            std::fprintf(stderr, "softbody: timing %s on the %s ...\n", bench_mesh.name.c_str(),
-                         solver->name());
-            solver->load(mesh);
-            BenchRow row = time_solver(*solver, params, options.frames);
-            row.mesh = bench_mesh.name;
-            row.vertices = mesh->vertex_count();
-            row.tets = mesh->tet_count();
-            rows.push_back(row);
         }
     }
     std::printf("%s", bench_table(rows).c_str());

@@ -1,5 +1,7 @@
 #include "app/command_line.h"
 
+#include "core/worker_team.h"
+
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -39,6 +41,8 @@ std::optional<float> parse_real(const std::string& text)
         return std::nullopt;
     }
 }
+
+constexpr int kMaxThreads = 256;
 
 std::string preset_names()
 {
@@ -80,6 +84,8 @@ std::string usage_text()
            "  --iterations K          iterations per substep, 1-"
         << ParamLimits::max_iterations
         << " (default 8)\n"
+           "  --threads N             CPU solver threads (default: every hardware thread;\n"
+           "                          results are identical for any N)\n"
            "  --youngs PA             Young's modulus in pascals (default: the preset's)\n"
            "  --poisson NU            Poisson ratio, 0-"
         << ParamLimits::max_poisson
@@ -126,7 +132,7 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
             "--solver", "--preset", "--frames", "--substeps", "--iterations", "--youngs",
             "--poisson", "--damping", "--stats", "--dump-positions", "--screenshot", "--size",
             "--drag", "--grab-stiffness", "--mesh", "--resolution", "--method", "--json",
-            "--bench-meshes"};
+            "--bench-meshes", "--threads"};
         bool takes_value = false;
         for (const char* known : kValueFlags) {
             takes_value = takes_value || flag == known;
@@ -192,6 +198,12 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
                 return bad("expected a rate per second from 0 to 100");
             }
             options.damping_per_s = *d;
+        } else if (flag == "--threads") {
+            std::optional<long long> n = parse_integer(value);
+            if (!n || *n < 1 || *n > kMaxThreads) {
+                return bad("expected an integer from 1 to " + std::to_string(kMaxThreads));
+            }
+            options.threads = static_cast<int>(*n);
         } else if (flag == "--json") {
             options.json_path = value;
         } else if (flag == "--bench-meshes") {
@@ -250,6 +262,11 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
         }
     }
     return options;
+}
+
+int Options::threads_or_default() const
+{
+    return threads.value_or(default_thread_count());
 }
 
 SimParams params_from_options(const Options& options)

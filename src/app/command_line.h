@@ -30,6 +30,7 @@ struct Options {
     std::optional<float> poisson_ratio;
     std::optional<float> damping_per_s;
     std::optional<SolverMethod> method;
+    std::optional<int> threads;       // --threads: CPU solver threads (default: all)
     std::string stats_path;           // --stats FILE.json
     std::string dump_positions_path;  // --dump-positions FILE
     std::string screenshot_path;      // --screenshot FILE.png
@@ -39,6 +40,7 @@ struct Options {
 
     std::string solver_or_default() const { return solver.value_or(headless ? "cpu" : "gpu"); }
     int frames_or_default() const { return frames.value_or(300); }
+    int threads_or_default() const;
 };
 
 // Parses argv[1..]. A failure names the flag and what is wrong with it.

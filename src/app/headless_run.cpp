@@ -86,7 +86,9 @@ int run_headless(const Options& options)
         }
         solver = std::move(gpu).value();
     } else {
-        solver = std::make_unique<CpuSolver>();
+        auto cpu = std::make_unique<CpuSolver>();
+        cpu->set_threads(options.threads_or_default());
+        solver = std::move(cpu);
     }
     solver->load(mesh);
     DragScript drags(options.drags, options.grab_stiffness_n_per_m);

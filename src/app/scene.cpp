@@ -15,7 +15,9 @@ Result<std::unique_ptr<Solver>> Scene::make_solver(SolverKind kind)
 {
     using R = Result<std::unique_ptr<Solver>>;
     if (kind == SolverKind::cpu) {
-        return R(std::make_unique<CpuSolver>());
+        auto cpu = std::make_unique<CpuSolver>();
+        cpu->set_threads(default_thread_count());
+        return R(std::move(cpu));
     }
     if (!compute_available_) {
         return R::failure("the GPU solver needs OpenGL 4.3 compute shaders, which this context "

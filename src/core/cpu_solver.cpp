@@ -53,6 +53,7 @@ void CpuSolver::load(std::shared_ptr<const TetMesh> mesh)
     face_normals_.assign(mesh_->surface_triangles.size(), glm::vec3(0.0f));
     blocks_ = make_tet_blocks(*mesh_, kernel_.lanes);
     block_residuals_.assign(blocks_.block_count, 0.0);
+    start_team();
     inverse_masses_density_ = -1.0f;
     grab_.reset();
     mean_residual_.reset();
@@ -77,6 +78,32 @@ void CpuSolver::set_tet_kernel(const TetBlockKernelInfo& kernel)
         blocks_ = make_tet_blocks(*mesh_, kernel_.lanes);
         block_residuals_.assign(blocks_.block_count, 0.0);
         inverse_masses_density_ = -1.0f;  // the new blocks need theirs
+        start_team();
+    }
+}
+
+void CpuSolver::set_threads(int threads)
+{
+    requested_threads_ = std::max(1, threads);
+    start_team();
+}
+
+void CpuSolver::start_team()
+{
+    // Each colour ends in a barrier: a member must get enough blocks of a
+    // colour to outweigh waiting for the others. Measured on 2 cores: the
+    // cube (3 blocks of 16 per colour) runs 4x slower on two threads than
+    // on one, the bunny (10 per colour) 1.25x faster, a 10k-tet lattice
+    // (25 per colour) 1.6x faster.
+    constexpr size_t kMinBlocksPerThread = 4;
+    size_t useful = 1;
+    if (mesh_ && blocks_.color_blocks.size() > 1) {
+        const size_t colors = blocks_.color_blocks.size() - 1;
+        useful = std::max<size_t>(1, blocks_.block_count / colors / kMinBlocksPerThread);
+    }
+    const int threads = static_cast<int>(std::min<size_t>(requested_threads_, useful));
+    if (threads != team_->size()) {
+        team_ = std::make_unique<WorkerTeam>(threads);
     }
 }
 
@@ -193,11 +220,25 @@ void CpuSolver::solve_tets_colored(const SimParams& params, float h)
                             k.inv_h2 / (2.0f * k.lame.mu_pa),
                             k.volume_enabled ? k.inv_h2 / k.lame.lambda_pa : 0.0f,
                             k.volume_enabled};
-    for (size_t c = 0; c + 1 < blocks_.color_blocks.size(); ++c) {
-        // Within a colour no vertex is shared: the blocks are independent.
-        kernel_.solve(blocks_, step, blocks_.color_blocks[c], blocks_.color_blocks[c + 1],
-                      block_residuals_.data());
-    }
+    const size_t members = static_cast<size_t>(team_->size());
+    team_->run([&](int member) {
+        const ScopedFlushDenormals flush_denormals;  // the workers' own FPU state
+        for (size_t c = 0; c + 1 < blocks_.color_blocks.size(); ++c) {
+            // Within a colour no vertex is shared: the blocks are independent,
+            // and each member takes a run of them in whole pairs (the kernel
+            // steps two blocks at once).
+            const size_t first = blocks_.color_blocks[c];
+            const size_t end = blocks_.color_blocks[c + 1];
+            const size_t pairs = (end - first + 1) / 2;
+            const size_t pairs_each = (pairs + members - 1) / members;
+            const size_t begin = std::min(end, first + 2 * pairs_each * member);
+            const size_t stop = std::min(end, first + 2 * pairs_each * (member + 1));
+            if (begin < stop) {
+                kernel_.solve(blocks_, step, begin, stop, block_residuals_.data());
+            }
+            team_->barrier();  // the next colour reads what this one wrote
+        }
+    });
     double residual = 0.0;
     for (const double block_residual : block_residuals_) {
         residual += block_residual;

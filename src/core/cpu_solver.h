@@ -6,7 +6,9 @@
 #include "core/material.h"
 #include "core/simd/tet_block_kernel.h"
 #include "core/solver.h"
+#include "core/worker_team.h"
 
+#include <memory>
 #include <vector>
 
 class CpuSolver final : public Solver {
@@ -30,6 +32,12 @@ public:
     // kernel this CPU has; tests pick the others to compare them.
     void set_tet_kernel(const TetBlockKernelInfo& kernel);
     const TetBlockKernelInfo& tet_kernel() const { return kernel_; }
+
+    // Threads for the Gauss-Seidel pass (each colour split among them);
+    // the results are the same, bit for bit, whatever the count. Default 1.
+    // A mesh whose colours are too small to share runs on fewer.
+    void set_threads(int threads);
+    int threads_in_use() const { return team_->size(); }
 
     // Direct views for the CPU-side renderer fallback and the tests.
     const std::vector<glm::vec3>& positions() const { return positions_; }
@@ -90,6 +98,9 @@ private:
     TetBlockKernelInfo kernel_ = available_tet_block_kernels().front();
     TetBlocks blocks_;                       // the Gauss-Seidel pass's tets, colour by colour
     std::vector<double> block_residuals_;    // per block, summed in block order
+    int requested_threads_ = 1;
+    std::unique_ptr<WorkerTeam> team_ = std::make_unique<WorkerTeam>(1);
+    void start_team();
 
     std::optional<float> mean_residual_;  // after the last iteration stepped
     std::optional<Grab> grab_;

@@ -1,0 +1,45 @@
+// A fixed team of threads for the CPU solver's data-parallel passes: the
+// workers start once, spin briefly between jobs (a frame hands them one
+// job per iteration, dozens per frame, too many for a sleeping wake-up
+// each) and then sleep until the next job.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <thread>
+#include <vector>
+
+// What the program uses unless told otherwise: every hardware thread.
+int default_thread_count();
+
+class WorkerTeam {
+public:
+    // `threads` counts the caller: a team of 1 has no workers and runs jobs inline.
+    explicit WorkerTeam(int threads);
+    ~WorkerTeam();
+    WorkerTeam(const WorkerTeam&) = delete;
+    WorkerTeam& operator=(const WorkerTeam&) = delete;
+
+    int size() const { return static_cast<int>(workers_.size()) + 1; }
+
+    // Runs job(thread_index) on every member, the caller as index 0, and
+    // returns once all have finished.
+    void run(const std::function<void(int)>& job);
+
+    // Inside a job: returns once every member has reached it.
+    void barrier();
+
+private:
+    void work(int index);
+    static void spin_then_yield(int& spins);
+
+    std::vector<std::thread> workers_;
+    const std::function<void(int)>* job_ = nullptr;
+    std::atomic<uint64_t> generation_{0};  // bumped per job; workers wait for a change
+    std::atomic<int> finished_{0};
+    std::atomic<bool> stopping_{false};
+    // Sense-reversing barrier.
+    std::atomic<int> arrived_{0};
+    std::atomic<uint32_t> barrier_round_{0};
+};
