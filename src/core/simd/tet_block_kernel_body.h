@@ -306,17 +306,20 @@ inline vf solve_block(TetBlocks& blocks, const TetBlockStep& step, size_t slot)
     return residual;
 }
 
-// Steps the kLanes tets from `slot` on and adds their residuals, lane by
-// lane, to the blocks' sums.
-inline void solve_and_sum(TetBlocks& blocks, const TetBlockStep& step, size_t slot,
+// Steps the kLanes tets of the blocks from `first_block` on and stores each
+// block's summed residual over its real tets.
+inline void solve_and_sum(TetBlocks& blocks, const TetBlockStep& step, size_t first_block,
                           double* block_residuals)
 {
-    const vf residual = solve_block(blocks, step, slot);
-    const size_t lanes = static_cast<size_t>(blocks.lanes);
-    for (size_t i = 0; i < static_cast<size_t>(kLanes); ++i) {
-        const size_t block = (slot + i) / lanes;
-        if ((slot + i) % lanes < blocks.block_tet_count[block]) {
-            block_residuals[block] += lane(residual, static_cast<int>(i));
+    const int lanes = blocks.lanes;
+    const vf residual = solve_block(blocks, step, first_block * static_cast<size_t>(lanes));
+    for (int b = 0; b < kLanes / lanes; ++b) {
+        const size_t block = first_block + static_cast<size_t>(b);
+        const int real_tets = static_cast<int>(blocks.block_tet_count[block]);
+        double sum = 0.0;
+        for (int i = 0; i < real_tets; ++i) {
+            sum += lane(residual, b * lanes + i);
         }
+        block_residuals[block] = sum;
     }
 }

@@ -104,14 +104,11 @@ inline void tb_scatter(float* base, vi index, vf v)
 inline void solve_blocks(TetBlocks& blocks, const TetBlockStep& step, size_t first_block,
                          size_t end_block, double* block_residuals)
 {
-    for (size_t block = first_block; block < end_block; ++block) {
-        block_residuals[block] = 0.0;
-    }
     size_t block = first_block;
     for (; block + 2 <= end_block; block += 2) {
-        paired::solve_and_sum(blocks, step, block * kNativeLanes, block_residuals);
+        paired::solve_and_sum(blocks, step, block, block_residuals);
     }
     if (block < end_block) {
-        single::solve_and_sum(blocks, step, block * kNativeLanes, block_residuals);
+        single::solve_and_sum(blocks, step, block, block_residuals);
     }
 }
