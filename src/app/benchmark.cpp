@@ -232,40 +232,53 @@ int run_benchmark(const Options& options)
         Options with_stiffness = options;
         with_stiffness.youngs_modulus_pa =
             options.youngs_modulus_pa.value_or(bench_mesh.youngs_modulus_pa);
-        const SimParams params = sanitized(params_from_options(with_stiffness));
+        const SimParams base_params = sanitized(params_from_options(with_stiffness));
 
-        auto time_on = [&](Solver& solver, int threads, const std::string& simd) {
-            std::fprintf(stderr, "softbody: timing %s on the %s (%d thread%s) ...\n",
-                         bench_mesh.name.c_str(), solver.name(), threads,
-                         threads == 1 ? "" : "s");
-            solver.load(mesh);
-            BenchRow row = time_solver(solver, params, options.frames);
-            row.mesh = bench_mesh.name;
-            row.vertices = mesh->vertex_count();
-            row.tets = mesh->tet_count();
-            row.threads = threads;
-            row.simd = simd;
-            rows.push_back(row);
-        };
-        if (run_cpu) {
-            CpuSolver cpu_solver;
-            for (const int threads : cpu_thread_counts) {
-                cpu_solver.set_threads(threads);
-                cpu_solver.load(mesh);
-                if (threads > 1 && cpu_solver.threads_in_use() == 1) {
-                    std::fprintf(stderr, "softbody: %s runs on one thread: its colours are too "
-                                 "small to share\n", bench_mesh.name.c_str());
-                    continue;
-                }
-                time_on(cpu_solver, cpu_solver.threads_in_use(), cpu_solver.tet_kernel().name);
-            }
+        // Every method the program offers, unless --method names one.
+        std::vector<SolverMethod> methods = {SolverMethod::gauss_seidel, SolverMethod::jacobi};
+        if (options.method) {
+            methods = {*options.method};
         }
-        if (run_gpu) {
-            if (mesh->tet_count() > GpuSolver::max_items_per_dispatch()) {
-                std::cerr << "softbody: skipping " << bench_mesh.name
-                          << " on the GPU: more tets than one dispatch covers here\n";
-            } else {
-                time_on(*gpu_solver, 1, "-");
+        for (const SolverMethod method : methods) {
+            SimParams params = base_params;
+            params.method = method;
+            auto time_on = [&](Solver& solver, int threads, const std::string& simd) {
+                std::fprintf(stderr, "softbody: timing %s, %s on the %s (%d thread%s) ...\n",
+                             bench_mesh.name.c_str(), solver_method_name(method), solver.name(),
+                             threads, threads == 1 ? "" : "s");
+                solver.load(mesh);
+                BenchRow row = time_solver(solver, params, options.frames);
+                row.mesh = bench_mesh.name;
+                row.vertices = mesh->vertex_count();
+                row.tets = mesh->tet_count();
+                row.threads = threads;
+                row.simd = simd;
+                rows.push_back(row);
+            };
+            if (run_cpu && method == SolverMethod::jacobi) {
+                // The Jacobi reference runs the scalar tm_solve_tet on one thread.
+                CpuSolver cpu_solver;
+                time_on(cpu_solver, 1, "scalar");
+            } else if (run_cpu) {
+                CpuSolver cpu_solver;
+                for (const int threads : cpu_thread_counts) {
+                    cpu_solver.set_threads(threads);
+                    cpu_solver.load(mesh);
+                    if (threads > 1 && cpu_solver.threads_in_use() == 1) {
+                        std::fprintf(stderr, "softbody: %s runs on one thread: its colours are "
+                                     "too small to share\n", bench_mesh.name.c_str());
+                        continue;
+                    }
+                    time_on(cpu_solver, cpu_solver.threads_in_use(), cpu_solver.tet_kernel().name);
+                }
+            }
+            if (run_gpu) {
+                if (mesh->tet_count() > GpuSolver::max_items_per_dispatch()) {
+                    std::cerr << "softbody: skipping " << bench_mesh.name
+                              << " on the GPU: more tets than one dispatch covers here\n";
+                } else {
+                    time_on(*gpu_solver, 1, "-");
+                }
             }
         }
     }
