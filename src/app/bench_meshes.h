@@ -1,6 +1,6 @@
 // The meshes the benchmark runs: the presets as the program shows them, and
 // larger bodies that show how each solver scales (cube lattices of about
-// 10k, 50k and 200k tets, the bunny tetrahedralized at twice the resolution).
+// 10k, 50k and 200k tets, the bunny tetrahedralized at 2x and 4x resolution).
 #pragma once
 
 #include "core/result.h"

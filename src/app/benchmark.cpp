@@ -24,12 +24,15 @@ double ms_since(Clock::time_point start)
 
 // Warm-up (caches, the GL driver compiling shaders on first use) lasts at
 // least this many frames and this long; timing then runs until both of the
-// timed limits are reached, or for --frames frames.
+// timed limits are reached, or for --frames frames. Frames of a second or
+// more (the largest meshes) stop after the slow limits.
 constexpr int kWarmupFrames = 2;
 constexpr double kWarmupMs = 300.0;
 constexpr int kMinTimedFrames = 5;
 constexpr int kMaxTimedFrames = 60;
 constexpr double kMinTimedMs = 2000.0;
+constexpr int kSlowTimedFrames = 3;
+constexpr double kSlowTimedMs = 10000.0;
 constexpr int kPassTimingFrames = 3;
 
 // A GL_TIME_ELAPSED query is taken as the frame's time only when the driver
@@ -99,9 +102,15 @@ BenchRow time_solver(Solver& solver, const SimParams& params, std::optional<int>
 
     std::vector<FrameTime> frames;
     double total_ms = 0.0;
-    while (timed_frames ? static_cast<int>(frames.size()) < *timed_frames
-                        : (frames.size() < kMinTimedFrames || total_ms < kMinTimedMs) &&
-                              frames.size() < kMaxTimedFrames) {
+    auto enough = [&] {
+        const int n = static_cast<int>(frames.size());
+        if (timed_frames) {
+            return n >= *timed_frames;
+        }
+        return n >= kMaxTimedFrames || (n >= kMinTimedFrames && total_ms >= kMinTimedMs) ||
+               (n >= kSlowTimedFrames && total_ms >= kSlowTimedMs);
+    };
+    while (!enough()) {
         frames.push_back(timer.step(solver, params));
         total_ms += frames.back().wall_ms;
     }

@@ -105,7 +105,8 @@ std::string usage_text()
            "                          per second and the per-pass split; --frames N fixes\n"
            "                          the timed frames, --solver cpu|gpu|both (default both)\n"
            "  --bench-meshes LIST     comma-separated: bunny, cube, torus, beam, bunny-2x,\n"
-           "                          lattice-10k, lattice-50k, lattice-200k (default all)\n"
+           "                          bunny-4x, lattice-10k, lattice-50k, lattice-200k\n"
+           "                          (default all)\n"
            "  --json FILE             with --bench: write the rows as a JSON list\n"
            "  --help                  show this text\n";
     return out.str();
