@@ -49,6 +49,9 @@ void solver_section(PanelState& s, const Scene& scene)
     if (ImGui::RadioButton("GPU", solver == 0)) s.solver_requested = SolverKind::gpu;
     ImGui::SameLine();
     if (ImGui::RadioButton("CPU", solver == 1)) s.solver_requested = SolverKind::cpu;
+    if (const std::string how = scene.solver().how_it_runs(); !how.empty()) {
+        ImGui::TextDisabled("%s", how.c_str());
+    }
     if (!scene.compute_available()) {
         ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f),
                            "No compute shaders (OpenGL < 4.3): CPU solver,\n"

@@ -42,6 +42,7 @@ public:
     std::optional<SurfaceHit> pick(const Ray& ray) const { return solver_->pick(ray); }
     void set_grab(const std::optional<Grab>& grab) { solver_->set_grab(grab); }
     Solver& solver() { return *solver_; }
+    const Solver& solver() const { return *solver_; }
 
     // The buffers to draw. For the CPU solver this uploads its state.
     BodyDrawData draw_data();

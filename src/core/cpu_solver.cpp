@@ -82,6 +82,14 @@ void CpuSolver::set_tet_kernel(const TetBlockKernelInfo& kernel)
     }
 }
 
+std::string CpuSolver::how_it_runs() const
+{
+    // Only the Gauss-Seidel pass is vectorized; Jacobi is the scalar reference.
+    const int threads = threads_in_use();
+    return std::string(kernel_.name) + " kernel, " + std::to_string(kernel_.lanes) +
+           " tets per vector, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
 void CpuSolver::set_threads(int threads)
 {
     requested_threads_ = std::max(1, threads);

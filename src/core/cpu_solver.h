@@ -14,6 +14,7 @@
 class CpuSolver final : public Solver {
 public:
     const char* name() const override { return "cpu"; }
+    std::string how_it_runs() const override;
     void load(std::shared_ptr<const TetMesh> mesh) override;
     void set_state(const std::vector<glm::vec3>& positions,
                    const std::vector<glm::vec3>& velocities) override;

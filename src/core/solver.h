@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 class Solver {
@@ -19,6 +20,10 @@ public:
     virtual ~Solver() = default;
 
     virtual const char* name() const = 0;
+
+    // How it runs, for the panel (e.g. the CPU's instruction set and
+    // threads); empty when there is nothing to add to the name.
+    virtual std::string how_it_runs() const { return {}; }
 
     // Starts a new body at the mesh's rest positions, at rest. The mesh is
     // shared, never copied or changed.
