@@ -29,7 +29,6 @@ const float TM_SVD_GAMMA = 5.828427124746190f;  // 3 + 2 sqrt(2), McAdams eq. 2.
 const float TM_COS_PI_8 = 0.9238795325112868f;
 const float TM_SIN_PI_8 = 0.3826834323650898f;
 const float TM_QR_EPSILON = 1.0e-15f;  // squares stay normal floats
-const int TM_JACOBI_SWEEPS = 5;
 
 // Half-angle (cos, sin) of the approximate Jacobi rotation that annihilates
 // the off-diagonal entry s_pq of a symmetric 2x2 block (McAdams Alg. 2).
@@ -151,6 +150,31 @@ TM_FN void tm_rotate_rows_12(vec2 cs, TM_INOUT(mat3) M, TM_INOUT(mat3) U)
     U[2] = -cs.y * up + cs.x * U[2];
 }
 
+// One cyclic Jacobi sweep over the symmetric S (its six distinct entries)
+// that accumulates the rotations into V (McAdams Alg. 2).
+TM_FN void tm_jacobi_sweep(TM_INOUT(float) s11, TM_INOUT(float) s21, TM_INOUT(float) s31,
+                           TM_INOUT(float) s22, TM_INOUT(float) s32, TM_INOUT(float) s33,
+                           TM_INOUT(mat3) V)
+{
+    vec2 cs = tm_rotation_from_half_angle(tm_jacobi_half_angle(s11, s21, s22));
+    tm_jacobi_conjugate(cs.x, cs.y, s11, s21, s22, s31, s32);
+    vec3 v0 = V[0];
+    V[0] = cs.x * v0 + cs.y * V[1];
+    V[1] = -cs.y * v0 + cs.x * V[1];
+
+    cs = tm_rotation_from_half_angle(tm_jacobi_half_angle(s11, s31, s33));
+    tm_jacobi_conjugate(cs.x, cs.y, s11, s31, s33, s21, s32);
+    v0 = V[0];
+    V[0] = cs.x * v0 + cs.y * V[2];
+    V[2] = -cs.y * v0 + cs.x * V[2];
+
+    cs = tm_rotation_from_half_angle(tm_jacobi_half_angle(s22, s32, s33));
+    tm_jacobi_conjugate(cs.x, cs.y, s22, s32, s33, s21, s31);
+    vec3 v1 = V[1];
+    V[1] = cs.x * v1 + cs.y * V[2];
+    V[2] = -cs.y * v1 + cs.x * V[2];
+}
+
 // F = U diag(sigma) V^T with rotations U, V (det +1) and signed sigma.
 TM_FN void tm_signed_svd(mat3 F, TM_OUT(mat3) U, TM_OUT(vec3) sigma, TM_OUT(mat3) V)
 {
@@ -163,25 +187,14 @@ TM_FN void tm_signed_svd(mat3 F, TM_OUT(mat3) U, TM_OUT(vec3) sigma, TM_OUT(mat3
     float s32 = S[1].z;
     float s33 = S[2].z;
     V = mat3(1.0f);
-    for (int sweep = 0; sweep < TM_JACOBI_SWEEPS; ++sweep) {
-        vec2 cs = tm_rotation_from_half_angle(tm_jacobi_half_angle(s11, s21, s22));
-        tm_jacobi_conjugate(cs.x, cs.y, s11, s21, s22, s31, s32);
-        vec3 v0 = V[0];
-        V[0] = cs.x * v0 + cs.y * V[1];
-        V[1] = -cs.y * v0 + cs.x * V[1];
-
-        cs = tm_rotation_from_half_angle(tm_jacobi_half_angle(s11, s31, s33));
-        tm_jacobi_conjugate(cs.x, cs.y, s11, s31, s33, s21, s32);
-        v0 = V[0];
-        V[0] = cs.x * v0 + cs.y * V[2];
-        V[2] = -cs.y * v0 + cs.x * V[2];
-
-        cs = tm_rotation_from_half_angle(tm_jacobi_half_angle(s22, s32, s33));
-        tm_jacobi_conjugate(cs.x, cs.y, s22, s32, s33, s21, s31);
-        vec3 v1 = V[1];
-        V[1] = cs.x * v1 + cs.y * V[2];
-        V[2] = -cs.y * v1 + cs.x * V[2];
-    }
+    // Five sweeps, written out rather than looped: Mesa's llvmpipe does not
+    // unroll a loop this long, and runs the written-out form about a quarter
+    // faster (the same arithmetic in the same order).
+    tm_jacobi_sweep(s11, s21, s31, s22, s32, s33, V);
+    tm_jacobi_sweep(s11, s21, s31, s22, s32, s33, V);
+    tm_jacobi_sweep(s11, s21, s31, s22, s32, s33, V);
+    tm_jacobi_sweep(s11, s21, s31, s22, s32, s33, V);
+    tm_jacobi_sweep(s11, s21, s31, s22, s32, s33, V);
 
     // 2. Sort the columns of F V by decreasing norm, keeping det V = +1.
     mat3 B = F * V;
