@@ -3,6 +3,7 @@
 // same order as the CPU solver, so both sum identically), adds them to the
 // substep's correction, and projects onto the ground.
 #include "sim_common.glsl"
+#include "ground.glsl"
 layout(local_size_x = 64) in;
 
 void main()
@@ -18,11 +19,7 @@ void main()
     vec4 correction = corrections[v];
     correction.xyz += sum;
     vec3 x = predicted[v].xyz + correction.xyz;
-    if (u_contact.z != 0.0f && x.y < 0.0f) {
-        correction.w += -x.y;
-        correction.y -= x.y;
-        x.y = 0.0f;
-    }
+    project_onto_ground(x, correction);
     corrections[v] = correction;
     positions[v] = vec4(x, 0.0f);
 }

@@ -1,15 +1,13 @@
 #version 430 core
-// Pass 1 of a substep (DESIGN.md 4.1): damp, add gravity, move; start the
-// substep's correction at zero.
+// Passes 1 and 2 of a substep (DESIGN.md 4.1, 4.2) in one dispatch over
+// max(vertices, tets + 1) items: predict the vertex (damp, add gravity, move,
+// start the substep's correction at zero) and reset the tet's multipliers.
+// The two touch disjoint data, so fusing them only saves a launch.
 #include "sim_common.glsl"
 layout(local_size_x = 64) in;
 
-void main()
+void predict_vertex(uint v)
 {
-    uint v = gl_GlobalInvocationID.x;
-    if (v >= u_counts.x) {
-        return;
-    }
     vec3 x = positions[v].xyz;
     if (inverse_volumes[v] != 0.0f) {
         // Damping before gravity, so that it does not weaken the static load.
@@ -20,4 +18,16 @@ void main()
     }
     predicted[v] = vec4(x, 0.0f);
     corrections[v] = vec4(0.0f);
+}
+
+void main()
+{
+    uint i = gl_GlobalInvocationID.x;
+    if (i < u_counts.x) {
+        predict_vertex(i);
+    }
+    // Once per substep, never per iteration, or XPBD degenerates into PBD.
+    if (i <= u_counts.y) {  // the tets and the grab's entry after them
+        lambdas[i].xy = vec2(0.0f);  // z, the residual, stays for the readout
+    }
 }

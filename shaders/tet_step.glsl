@@ -1,5 +1,5 @@
 // One tet's XPBD step on the simulation buffers, shared by the Jacobi pass
-// (solve_tets.comp) and the Gauss-Seidel one (solve_tets_colored.comp).
+// (solve_tets.comp) and the Gauss-Seidel ones (solve_tets_colored*.comp).
 // Reads the tet's corners and rest data, updates its multipliers, returns
 // the four corrections. Same expressions as CpuSolver::solve_tet.
 
@@ -28,4 +28,30 @@ void solve_tet_at(uint t, float omega, out uvec4 tet, out vec3 d0, out vec3 d1, 
 float jacobi_omega(uint t)
 {
     return clamp(u_solver.x / max(tet_rests[t].b1.w, 1.0f), 0.08f, 0.5f);
+}
+
+// Adds d to vertex v's correction and moves the vertex accordingly.
+void add_correction(uint v, vec3 d)
+{
+    vec4 correction = corrections[v];
+    correction.xyz += d;
+    corrections[v] = correction;
+    positions[v] = vec4(predicted[v].xyz + correction.xyz, 0.0f);
+}
+
+// Gauss-Seidel: solves tet t with omega = 1 and writes its corrections
+// straight into its corners. The callers run a colour at a time, so no other
+// invocation touches these corners meanwhile.
+void solve_tet_in_place(uint t)
+{
+    uvec4 tet;
+    vec3 d0;
+    vec3 d1;
+    vec3 d2;
+    vec3 d3;
+    solve_tet_at(t, 1.0f, tet, d0, d1, d2, d3);
+    add_correction(tet.x, d0);
+    add_correction(tet.y, d1);
+    add_correction(tet.z, d2);
+    add_correction(tet.w, d3);
 }

@@ -7,7 +7,9 @@
 
 namespace {
 
-constexpr GLuint kWorkgroupSize = 64;  // local_size_x of every pass
+// The smallest local_size_x of the passes that cover one item per invocation
+// (max_items_per_dispatch); the shaders declare their own sizes.
+constexpr GLuint kSmallestGroupSize = 64;
 
 // std140 block SimParameters of shaders/sim_common.glsl.
 struct SimParametersBlock {
@@ -65,11 +67,10 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
 {
     Programs p;
     struct Entry {
-        GlProgram* program;
+        ComputePass* pass;
         const char* file;
     };
     const Entry entries[] = {{&p.predict, "predict.comp"},
-                             {&p.reset_lambda, "reset_lambda.comp"},
                              {&p.solve_tets, "solve_tets.comp"},
                              {&p.apply_deltas, "apply_deltas.comp"},
                              {&p.update_velocities, "update_velocities.comp"},
@@ -78,6 +79,8 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
                              {&p.solve_grab, "solve_grab.comp"},
                              {&p.pick, "pick.comp"},
                              {&p.solve_tets_colored, "solve_tets_colored.comp"},
+                             {&p.solve_tets_colored_one_group,
+                              "solve_tets_colored_one_group.comp"},
                              {&p.project_ground, "project_ground.comp"},
                              {&p.reduce_residual, "reduce_residual.comp"}};
     for (const Entry& e : entries) {
@@ -85,8 +88,17 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
         if (!program) {
             return Result<Programs>::failure(program.error());
         }
-        *e.program = std::move(program).value();
+        e.pass->program = std::move(program).value();
+        GLint size[3] = {1, 1, 1};
+        glGetProgramiv(e.pass->program.get(), GL_COMPUTE_WORK_GROUP_SIZE, size);
+        e.pass->group_size = static_cast<GLuint>(size[0]);
     }
+    const GLuint colored = p.solve_tets_colored.program.get();
+    p.color_begin = glGetUniformLocation(colored, "u_color_begin");
+    p.color_size = glGetUniformLocation(colored, "u_color_size");
+    const GLuint one_group = p.solve_tets_colored_one_group.program.get();
+    p.one_group_color_count = glGetUniformLocation(one_group, "u_color_count");
+    p.one_group_iterations = glGetUniformLocation(one_group, "u_iterations");
     return p;
 }
 
@@ -116,7 +128,7 @@ size_t GpuSolver::max_items_per_dispatch()
 {
     GLint groups = 0;
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups);
-    return static_cast<size_t>(std::max(groups, 0)) * kWorkgroupSize;
+    return static_cast<size_t>(std::max(groups, 0)) * kSmallestGroupSize;
 }
 
 Result<bool> GpuSolver::reload_shaders(const ShaderLibrary& shaders)
@@ -173,6 +185,12 @@ void GpuSolver::load(std::shared_ptr<const TetMesh> mesh)
     upload(buffers_[kFaceOffsets], m.vertex_triangles.offsets, GL_STATIC_DRAW);
     upload(buffers_[kFaceEntries], m.vertex_triangles.entries, GL_STATIC_DRAW);
     upload(color_tets_, m.tet_colors.entries, GL_STATIC_DRAW);
+    upload(color_offsets_, m.tet_colors.offsets, GL_STATIC_DRAW);
+    uint32_t largest_color = 0;
+    for (size_t c = 0; c < m.tet_colors.rows(); ++c) {
+        largest_color = std::max(largest_color, m.tet_colors.end(c) - m.tet_colors.begin(c));
+    }
+    colors_in_one_group_ = largest_color <= kOneGroupLargestColor;
 
     grab_.reset();
     grab_max_step_m_ = grab_max_step_m(m);
@@ -254,49 +272,46 @@ void GpuSolver::upload_parameters(const SimParams& params)
     }
 }
 
-void GpuSolver::dispatch(const GlProgram& program, size_t items) const
+void GpuSolver::dispatch(const ComputePass& pass, size_t items) const
 {
     if (items == 0) {
         return;
     }
-    glUseProgram(program.get());
-    glDispatchCompute(static_cast<GLuint>((items + kWorkgroupSize - 1) / kWorkgroupSize), 1, 1);
+    glUseProgram(pass.program.get());
+    glDispatchCompute(static_cast<GLuint>((items + pass.group_size - 1) / pass.group_size), 1, 1);
+}
+
+void GpuSolver::set_pass_timing(bool enabled)
+{
+    pass_timing_ = enabled;
+    if (!enabled) {
+        pass_times_.reset();
+    }
 }
 
 void GpuSolver::step_frame(const SimParams& raw_params)
 {
     const SimParams params = sanitized(raw_params);
+    pass_timer_.begin_frame(pass_timing_);
     upload_parameters(params);
+    pass_timer_.end(PassGroup::other);
     const size_t nv = mesh_->vertex_count();
     const size_t nt = mesh_->tet_count();
     for (int substep = 0; substep < params.substeps; ++substep) {
-        dispatch(programs_.predict, nv);
-        dispatch(programs_.reset_lambda, nt + 1);  // + the grab's lambda
+        dispatch(programs_.predict, std::max(nv, nt + 1));  // + the grab's lambda
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        for (int iteration = 0; iteration < params.iterations; ++iteration) {
-            if (params.method == SolverMethod::gauss_seidel) {
-                solve_colors();
-                dispatch(programs_.project_ground, nv);
-            } else {
-                dispatch(programs_.solve_tets, nt);
-                glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-                dispatch(programs_.apply_deltas, nv);
-            }
-            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-            if (grab_) {
-                glUseProgram(programs_.solve_grab.get());
-                glDispatchCompute(1, 1, 1);
-                glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-            }
-        }
+        pass_timer_.end(PassGroup::predict);
+        iterate(params);
         dispatch(programs_.update_velocities, nv);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        pass_timer_.end(PassGroup::velocity);
     }
     rebuild_normals();
+    pass_timer_.end(PassGroup::normals);
 
     // The convergence readout, reduced now and read back later, once ready.
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPickResult, residual_result_.get());
-    glUseProgram(programs_.reduce_residual.get());
+    glUseProgram(programs_.reduce_residual.program.get());
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     if (residual_fence_ != nullptr) {
@@ -304,6 +319,46 @@ void GpuSolver::step_frame(const SimParams& raw_params)
     }
     residual_fence_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     glUseProgram(0);
+    pass_timer_.end(PassGroup::other);
+    if (pass_timing_) {
+        pass_times_ = pass_timer_.finish_frame();
+    }
+}
+
+void GpuSolver::iterate(const SimParams& params)
+{
+    const bool gauss_seidel = params.method == SolverMethod::gauss_seidel;
+    if (gauss_seidel && colors_in_one_group_ && !grab_) {
+        // Nothing between the iterations: all of them in one dispatch.
+        solve_colors_in_one_group(params.iterations);
+        pass_timer_.end(PassGroup::solve);  // with the ground projection
+        return;
+    }
+    for (int iteration = 0; iteration < params.iterations; ++iteration) {
+        if (gauss_seidel && colors_in_one_group_) {
+            solve_colors_in_one_group(1);
+            pass_timer_.end(PassGroup::solve);  // with the ground projection
+        } else if (gauss_seidel) {
+            solve_colors();
+            pass_timer_.end(PassGroup::solve);
+            dispatch(programs_.project_ground, mesh_->vertex_count());
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            pass_timer_.end(PassGroup::apply);
+        } else {
+            dispatch(programs_.solve_tets, mesh_->tet_count());
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            pass_timer_.end(PassGroup::solve);
+            dispatch(programs_.apply_deltas, mesh_->vertex_count());
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            pass_timer_.end(PassGroup::apply);
+        }
+        if (grab_) {
+            glUseProgram(programs_.solve_grab.program.get());
+            glDispatchCompute(1, 1, 1);
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            pass_timer_.end(PassGroup::grab);
+        }
+    }
 }
 
 GpuSolver::~GpuSolver()
@@ -331,20 +386,31 @@ std::optional<float> GpuSolver::latest_mean_residual()
 
 void GpuSolver::solve_colors() const
 {
-    const GLuint program = programs_.solve_tets_colored.get();
-    glUseProgram(program);
+    const ComputePass& pass = programs_.solve_tets_colored;
+    glUseProgram(pass.program.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kColorTets, color_tets_.get());
-    const GLint begin = glGetUniformLocation(program, "u_color_begin");
-    const GLint size = glGetUniformLocation(program, "u_color_size");
     const Csr& colors = mesh_->tet_colors;
     for (size_t c = 0; c < colors.rows(); ++c) {
         const GLuint count = colors.end(c) - colors.begin(c);
-        glUniform1ui(begin, colors.begin(c));
-        glUniform1ui(size, count);
-        glDispatchCompute((count + kWorkgroupSize - 1) / kWorkgroupSize, 1, 1);
+        glUniform1ui(programs_.color_begin, colors.begin(c));
+        glUniform1ui(programs_.color_size, count);
+        glDispatchCompute((count + pass.group_size - 1) / pass.group_size, 1, 1);
         // The next colour reads what this one wrote.
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
+}
+
+void GpuSolver::solve_colors_in_one_group(int iterations) const
+{
+    const GLuint program = programs_.solve_tets_colored_one_group.program.get();
+    glUseProgram(program);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kColorTets, color_tets_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kColorOffsets, color_offsets_.get());
+    glUniform1ui(programs_.one_group_color_count,
+                 static_cast<GLuint>(mesh_->tet_colors.rows()));
+    glUniform1ui(programs_.one_group_iterations, static_cast<GLuint>(iterations));
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 void GpuSolver::set_grab(const std::optional<Grab>& grab)
@@ -364,13 +430,13 @@ std::optional<SurfaceHit> GpuSolver::pick(const Ray& ray) const
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPositions, buffers_[kPositions].get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kTriangles, buffers_[kTriangles].get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPickResult, pick_result_.get());
-    const GLuint program = programs_.pick.get();
+    const GLuint program = programs_.pick.program.get();
     glUseProgram(program);
     glUniform1ui(glGetUniformLocation(program, "u_triangle_count"), triangle_count);
     glUniform3fv(glGetUniformLocation(program, "u_ray_origin"), 1, &ray.origin_m.x);
     glUniform3fv(glGetUniformLocation(program, "u_ray_direction"), 1, &ray.direction.x);
     const GLint stage = glGetUniformLocation(program, "u_stage");
-    const GLuint groups = (triangle_count + kWorkgroupSize - 1) / kWorkgroupSize;
+    const GLuint groups = (triangle_count + programs_.pick.group_size - 1) / programs_.pick.group_size;
     for (int s = 0; s < 3; ++s) {
         glUniform1i(stage, s);
         glDispatchCompute(s == 2 ? 1 : groups, 1, 1);

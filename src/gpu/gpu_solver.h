@@ -5,6 +5,7 @@
 
 #include "core/solver.h"
 #include "gpu/gl_objects.h"
+#include "gpu/pass_timer.h"
 #include "gpu/shader_library.h"
 
 #include <memory>
@@ -26,8 +27,15 @@ public:
     std::optional<SurfaceHit> pick(const Ray& ray) const override;
     glm::vec3 read_position(uint32_t vertex) const override;
     std::optional<float> latest_mean_residual() override;
-    void set_pass_timing(bool enabled) override { pass_timing_ = enabled; }
-    std::optional<PassTimes> last_pass_times() const override { return std::nullopt; }
+    void set_pass_timing(bool enabled) override;
+    std::optional<PassTimes> last_pass_times() const override { return pass_times_; }
+
+    // Gauss-Seidel runs in one workgroup (solve_tets_colored_one_group.comp)
+    // while no colour has more tets than this, else with a dispatch per
+    // colour. On llvmpipe a dispatch costs 7-40 us (waking its threads),
+    // more than a small colour's work on one core; large colours gain more
+    // from running on every core than their launches cost.
+    static constexpr uint32_t kOneGroupLargestColor = 1024;
 
     // The most vertices, tets or triangles one dispatch can cover on this
     // driver (workgroup count limit x workgroup size).
@@ -61,22 +69,34 @@ private:
         kFaceOffsets,
         kFaceEntries,
         kBindingCount,
-        kPickResult = kBindingCount,  // used by pick.comp only
-        kColorTets,                   // used by solve_tets_colored.comp only
+        kPickResult = kBindingCount,  // used by pick.comp and reduce_residual.comp only
+        kColorTets,                   // used by the Gauss-Seidel passes only
+        kColorOffsets,
+    };
+    // A compute program and its local_size_x, read back from the linked
+    // program so that the shader alone decides its workgroup size.
+    struct ComputePass {
+        GlProgram program;
+        GLuint group_size = 1;
     };
     struct Programs {
-        GlProgram predict;
-        GlProgram reset_lambda;
-        GlProgram solve_tets;
-        GlProgram apply_deltas;
-        GlProgram update_velocities;
-        GlProgram rebuild_normals_faces;
-        GlProgram rebuild_normals_vertices;
-        GlProgram solve_grab;
-        GlProgram pick;
-        GlProgram solve_tets_colored;
-        GlProgram project_ground;
-        GlProgram reduce_residual;
+        ComputePass predict;  // with the reset of the multipliers
+        ComputePass solve_tets;
+        ComputePass apply_deltas;
+        ComputePass update_velocities;
+        ComputePass rebuild_normals_faces;
+        ComputePass rebuild_normals_vertices;
+        ComputePass solve_grab;
+        ComputePass pick;
+        ComputePass solve_tets_colored;
+        ComputePass solve_tets_colored_one_group;
+        ComputePass project_ground;
+        ComputePass reduce_residual;
+        // Uniform locations, looked up once.
+        GLint color_begin = -1;
+        GLint color_size = -1;
+        GLint one_group_color_count = -1;
+        GLint one_group_iterations = -1;
     };
     static Result<Programs> compile(const ShaderLibrary& shaders);
 
@@ -88,8 +108,10 @@ public:
 private:
     void upload_parameters(const SimParams& params);
     void rebuild_normals();
+    void iterate(const SimParams& params);
     void solve_colors() const;
-    void dispatch(const GlProgram& program, size_t items) const;
+    void solve_colors_in_one_group(int iterations) const;
+    void dispatch(const ComputePass& pass, size_t items) const;
     void read_vec4_buffer(Binding binding, std::vector<glm::vec3>& out) const;
 
     Programs programs_;
@@ -98,10 +120,16 @@ private:
     GlBuffer parameters_;
     GlBuffer pick_result_;
     GlBuffer color_tets_;
+    GlBuffer color_offsets_;
+    // Gauss-Seidel in one workgroup (solve_tets_colored_one_group.comp)
+    // instead of a dispatch per colour; chosen at load from the colour sizes.
+    bool colors_in_one_group_ = false;
     GlBuffer residual_result_;      // 4 bytes, written by reduce_residual.comp
     GLsync residual_fence_ = nullptr;  // signalled once the result can be read
     std::optional<float> mean_residual_;
     std::optional<Grab> grab_;
     float grab_max_step_m_ = 0.05f;
     bool pass_timing_ = false;
+    PassTimer pass_timer_;
+    std::optional<PassTimes> pass_times_;
 };

@@ -1,0 +1,57 @@
+#version 430 core
+// Pass 3a, Gauss-Seidel, for meshes whose colours are small: u_iterations
+// whole iterations in one dispatch of a single workgroup, which walks the
+// colours in order (barrier() between them) and ends each iteration with the
+// ground projection. It replaces a dispatch per colour, whose launch costs
+// more than a small colour's work. barrier() synchronises a workgroup only,
+// hence one group. Same order of tets and colours as the CPU solver.
+#define SIM_NO_GATHER_OR_SURFACE
+#include "sim_common.glsl"
+#include "tet_math.glsl"
+#include "tet_step.glsl"
+#include "ground.glsl"
+// One SIMD row of llvmpipe (8 lanes of 256 bits): in a single group nothing
+// runs in parallel anyway, and every extra lane past the end of a colour
+// would run the whole tet step masked off (measured: 8 < 16 < 32 < 64).
+layout(local_size_x = 8) in;
+
+layout(std430, binding = 17) readonly buffer ColorTets { uint color_tets[]; };
+layout(std430, binding = 18) readonly buffer ColorOffsets { uint color_offsets[]; };  // CSR
+uniform uint u_color_count;
+uniform uint u_iterations;
+
+// Makes every invocation's buffer writes visible to the whole group.
+void group_sync()
+{
+    memoryBarrierBuffer();
+    barrier();
+}
+
+void main()
+{
+    uint lane = gl_LocalInvocationID.x;
+    for (uint iteration = 0u; iteration < u_iterations; ++iteration) {
+        for (uint c = 0u; c < u_color_count; ++c) {
+            uint begin = color_offsets[c];
+            uint end = color_offsets[c + 1u];
+            // A trip count the same for every lane: llvmpipe runs a loop's
+            // body once more, masked off, after a lane-dependent exit.
+            uint rounds = (end - begin + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+            for (uint r = 0u; r < rounds; ++r) {
+                uint e = begin + r * gl_WorkGroupSize.x + lane;
+                if (e < end) {
+                    solve_tet_in_place(color_tets[e]);
+                }
+            }
+            group_sync();
+        }
+        uint rounds = (u_counts.x + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+        for (uint r = 0u; r < rounds; ++r) {
+            uint v = r * gl_WorkGroupSize.x + lane;
+            if (v < u_counts.x) {
+                project_vertex_onto_ground(v);
+            }
+        }
+        group_sync();
+    }
+}
