@@ -58,17 +58,18 @@ void WorkerTeam::spin_then_yield(int& spins)
     }
 }
 
-void WorkerTeam::run(const std::function<void(int)>& job)
+void WorkerTeam::run_erased(const void* job, Invoke invoke)
 {
     if (workers_.empty()) {
-        job(0);
+        invoke(job, 0);
         return;
     }
-    job_ = &job;
+    job_ = job;
+    invoke_ = invoke;
     finished_.store(0);
-    generation_.fetch_add(1);  // releases job_ to the workers
+    generation_.fetch_add(1);  // releases the job to the workers
     generation_.notify_all();
-    job(0);
+    invoke(job, 0);
     int spins = 0;
     while (finished_.load() != static_cast<int>(workers_.size())) {
         spin_then_yield(spins);
@@ -96,7 +97,7 @@ void WorkerTeam::work(int index)
         if (stopping_.load()) {
             return;
         }
-        (*job_)(index);
+        invoke_(job_, index);
         finished_.fetch_add(1);
     }
 }

@@ -6,7 +6,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <thread>
 #include <vector>
 
@@ -24,18 +23,28 @@ public:
     int size() const { return static_cast<int>(workers_.size()) + 1; }
 
     // Runs job(thread_index) on every member, the caller as index 0, and
-    // returns once all have finished.
-    void run(const std::function<void(int)>& job);
+    // returns once all have finished. Takes any callable by reference and
+    // never copies it: a frame starts dozens of jobs and allocates nothing.
+    template <typename Job>
+    void run(const Job& job)
+    {
+        run_erased(&job, [](const void* erased, int index) {
+            (*static_cast<const Job*>(erased))(index);
+        });
+    }
 
     // Inside a job: returns once every member has reached it.
     void barrier();
 
 private:
+    using Invoke = void (*)(const void* job, int index);
+    void run_erased(const void* job, Invoke invoke);
     void work(int index);
     static void spin_then_yield(int& spins);
 
     std::vector<std::thread> workers_;
-    const std::function<void(int)>* job_ = nullptr;
+    const void* job_ = nullptr;
+    Invoke invoke_ = nullptr;
     std::atomic<uint64_t> generation_{0};  // bumped per job; workers wait for a change
     std::atomic<int> finished_{0};
     std::atomic<bool> stopping_{false};
