@@ -3,6 +3,7 @@
 #include "core/material.h"
 
 #include <cassert>
+#include <chrono>
 #include <cstring>
 
 namespace {
@@ -150,11 +151,7 @@ void GpuSolver::load(std::shared_ptr<const TetMesh> mesh)
     const size_t nt = m.tet_count();
     const size_t nf = m.surface_triangles.size();
 
-    const std::vector<glm::vec4> positions = to_vec4(m.rest_positions);
-    upload(buffers_[kPositions], positions);
-    upload(buffers_[kVelocities], std::vector<glm::vec4>(nv, glm::vec4(0.0f)));
-    upload(buffers_[kPredicted], positions);
-    upload(buffers_[kCorrections], std::vector<glm::vec4>(nv, glm::vec4(0.0f)));
+    upload_body_at_rest();
     std::vector<float> inverse_volumes(nv);
     for (size_t v = 0; v < nv; ++v) {
         inverse_volumes[v] = m.pinned[v] ? 0.0f : 1.0f / m.lumped_volumes_m3[v];
@@ -172,7 +169,6 @@ void GpuSolver::load(std::shared_ptr<const TetMesh> mesh)
                     glm::vec4(B[1], m.max_corner_valence[t]), glm::vec4(B[2], 0.0f)};
     }
     upload(buffers_[kTetRests], rests, GL_STATIC_DRAW);
-    upload(buffers_[kLambdas], std::vector<glm::vec4>(nt + 1, glm::vec4(0.0f)));  // + the grab
     upload(buffers_[kDeltas], std::vector<glm::vec4>(nt * 4, glm::vec4(0.0f)));
 
     std::vector<uint32_t> triangles;
@@ -186,11 +182,6 @@ void GpuSolver::load(std::shared_ptr<const TetMesh> mesh)
     upload(buffers_[kFaceEntries], m.vertex_triangles.entries, GL_STATIC_DRAW);
     upload(color_tets_, m.tet_colors.entries, GL_STATIC_DRAW);
     upload(color_offsets_, m.tet_colors.offsets, GL_STATIC_DRAW);
-    uint32_t largest_color = 0;
-    for (size_t c = 0; c < m.tet_colors.rows(); ++c) {
-        largest_color = std::max(largest_color, m.tet_colors.end(c) - m.tet_colors.begin(c));
-    }
-    colors_in_one_group_ = largest_color <= kOneGroupLargestColor;
 
     grab_.reset();
     grab_max_step_m_ = grab_max_step_m(m);
@@ -204,9 +195,53 @@ void GpuSolver::load(std::shared_ptr<const TetMesh> mesh)
         glBindBuffer(GL_SHADER_STORAGE_BUFFER, residual_result_.get());
         glBufferData(GL_SHADER_STORAGE_BUFFER, 16, nullptr, GL_DYNAMIC_READ);
     }
-    // Normals of the initial pose, so that it draws lit before the first step.
     upload_parameters(SimParams());
+    uint32_t largest_color = 0;
+    for (size_t c = 0; c < m.tet_colors.rows(); ++c) {
+        largest_color = std::max(largest_color, m.tet_colors.end(c) - m.tet_colors.begin(c));
+    }
+    colors_in_one_group_ = false;
+    if (largest_color <= kOneGroupLargestColor) {
+        colors_in_one_group_ = one_group_is_faster();
+        upload_body_at_rest();  // undo the timed iterations
+        upload_parameters(SimParams());
+    }
+    // Normals of the initial pose, so that it draws lit before the first step.
     rebuild_normals();
+}
+
+void GpuSolver::upload_body_at_rest()
+{
+    const size_t nv = mesh_->vertex_count();
+    const std::vector<glm::vec4> positions = to_vec4(mesh_->rest_positions);
+    upload(buffers_[kPositions], positions);
+    upload(buffers_[kVelocities], std::vector<glm::vec4>(nv, glm::vec4(0.0f)));
+    upload(buffers_[kPredicted], positions);
+    upload(buffers_[kCorrections], std::vector<glm::vec4>(nv, glm::vec4(0.0f)));
+    upload(buffers_[kLambdas],
+           std::vector<glm::vec4>(mesh_->tet_count() + 1, glm::vec4(0.0f)));  // + the grab
+}
+
+bool GpuSolver::one_group_is_faster() const
+{
+    // The second of two runs, so that the driver's first-use work (llvmpipe
+    // compiles a shader variant on its first dispatch) is not counted.
+    const auto time_ms = [](const auto& run) {
+        run();
+        glFinish();
+        const auto start = std::chrono::steady_clock::now();
+        run();
+        glFinish();
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count();
+    };
+    const double per_color_ms = time_ms([this] {
+        solve_colors();
+        dispatch(programs_.project_ground, mesh_->vertex_count());
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    });
+    const double one_group_ms = time_ms([this] { solve_colors_in_one_group(1); });
+    return one_group_ms < per_color_ms;
 }
 
 void GpuSolver::rebuild_normals()

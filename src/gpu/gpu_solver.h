@@ -30,11 +30,12 @@ public:
     void set_pass_timing(bool enabled) override;
     std::optional<PassTimes> last_pass_times() const override { return pass_times_; }
 
-    // Gauss-Seidel runs in one workgroup (solve_tets_colored_one_group.comp)
-    // while no colour has more tets than this, else with a dispatch per
-    // colour. On llvmpipe a dispatch costs 7-40 us (waking its threads),
-    // more than a small colour's work on one core; large colours gain more
-    // from running on every core than their launches cost.
+    // Gauss-Seidel may run in one workgroup (solve_tets_colored_one_group.comp)
+    // while no colour has more tets than this; larger colours always get a
+    // dispatch each. On llvmpipe a dispatch costs 7-40 us (waking its
+    // threads), more than a small colour's work on one core; on a GPU with
+    // many cores one group of 8 lanes would leave it idle. load() times one
+    // iteration both ways and keeps the faster.
     static constexpr uint32_t kOneGroupLargestColor = 1024;
 
     // The most vertices, tets or triangles one dispatch can cover on this
@@ -106,6 +107,8 @@ public:
     ~GpuSolver() override;
 
 private:
+    void upload_body_at_rest();
+    bool one_group_is_faster() const;
     void upload_parameters(const SimParams& params);
     void rebuild_normals();
     void iterate(const SimParams& params);
@@ -122,7 +125,7 @@ private:
     GlBuffer color_tets_;
     GlBuffer color_offsets_;
     // Gauss-Seidel in one workgroup (solve_tets_colored_one_group.comp)
-    // instead of a dispatch per colour; chosen at load from the colour sizes.
+    // instead of a dispatch per colour; chosen at load by timing both.
     bool colors_in_one_group_ = false;
     GlBuffer residual_result_;      // 4 bytes, written by reduce_residual.comp
     GLsync residual_fence_ = nullptr;  // signalled once the result can be read
