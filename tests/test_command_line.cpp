@@ -69,6 +69,7 @@ TEST(CommandLine, RefusesBadFlagsNamingThem)
         {{"--size", "800"}, "--size"},          {{"--size", "0x600"}, "--size"},
         {{"--threads", "0"}, "--threads"},      {{"--threads", "many"}, "--threads"},
         {{"--solver", "both"}, "--bench"},      {{"--json", "x.json"}, "--bench"},
+        {{"--bench-meshes", "cube"}, "--bench"}, {{"--bench", "--frames", "0"}, "--frames"},
     };
     for (const auto& [args, flag] : bad) {
         Result<Options> r = parse_command_line(args);

@@ -35,15 +35,15 @@ std::string pass_columns(const std::optional<PassTimes>& p)
 
 std::string bench_table(const std::vector<BenchRow>& rows)
 {
-    std::string text = format("%-13s %-6s %-12s %-6s %3s %7s %7s %5s %9s %17s %9s | %8s %8s %8s %8s "
-                              "%8s  %s\n",
-                              "mesh", "solver", "method", "simd", "thr", "verts", "tets", "frames", "ms/frame",
-                              "p10..p90 ms", "M solve/s", "predict", "solve", "apply",
-                              "velocity", "normals", "frame clock");
+    std::string text =
+        format("%-13s %-6s %-12s %-6s %3s %7s %7s %6s %9s %17s %9s | %8s %8s %8s %8s %8s  %s\n",
+               "mesh", "solver", "method", "simd", "thr", "verts", "tets", "frames", "ms/frame",
+               "p10..p90 ms", "M solve/s", "predict", "solve", "apply", "velocity", "normals",
+               "frame clock");
     for (const BenchRow& r : rows) {
-        text += format("%-13s %-6s %-12s %-6s %3d %7zu %7zu %5d %9.2f %8.2f..%-8.2f %9.2f | ",
-                       r.mesh.c_str(), r.solver.c_str(), r.method.c_str(), r.simd.c_str(), r.threads, r.vertices,
-                       r.tets, r.frames, r.ms_per_frame, r.ms_p10, r.ms_p90,
+        text += format("%-13s %-6s %-12s %-6s %3d %7zu %7zu %6d %9.2f %8.2f..%-8.2f %9.2f | ",
+                       r.mesh.c_str(), r.solver.c_str(), r.method.c_str(), r.simd.c_str(),
+                       r.threads, r.vertices, r.tets, r.frames, r.ms_per_frame, r.ms_p10, r.ms_p90,
                        r.tet_solves_per_s() * 1e-6);
         text += pass_columns(r.passes) + "  " + r.frame_clock + "\n";
     }

@@ -175,8 +175,9 @@ std::string cpu_model()
     while (std::getline(cpuinfo, line)) {
         if (line.rfind("model name", 0) == 0) {
             const size_t colon = line.find(':');
-            if (colon != std::string::npos) {
-                return line.substr(colon + 2);
+            const size_t name = line.find_first_not_of(" \t", colon + 1);
+            if (colon != std::string::npos && name != std::string::npos) {
+                return line.substr(name);
             }
         }
     }
@@ -205,13 +206,14 @@ int run_benchmark(const Options& options)
         Result<std::unique_ptr<GpuSolver>> gpu =
             created ? GpuSolver::create(ShaderLibrary())
                     : Result<std::unique_ptr<GpuSolver>>::failure(created.error());
+        if (!gpu && !run_cpu) {
+            std::cerr << "softbody: no GPU solver to benchmark: " << gpu.error() << "\n";
+            return 1;
+        }
         if (!gpu) {
             std::cerr << "softbody: no GPU solver, benchmarking the CPU only: " << gpu.error()
                       << "\n";
             run_gpu = false;
-            if (!run_cpu) {
-                return 1;
-            }
         } else {
             context = std::move(created).value();
             gpu_solver = std::move(gpu).value();

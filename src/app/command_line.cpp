@@ -261,6 +261,11 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
         if (!options.json_path.empty()) {
             return fail("--json needs --bench (--stats writes a run's figures)");
         }
+        if (options.bench_meshes != "all") {
+            return fail("--bench-meshes needs --bench");
+        }
+    } else if (options.frames == 0) {
+        return fail("--frames 0: the benchmark needs at least one timed frame");
     }
     return options;
 }

@@ -16,7 +16,7 @@ Result<std::unique_ptr<Solver>> Scene::make_solver(SolverKind kind)
     using R = Result<std::unique_ptr<Solver>>;
     if (kind == SolverKind::cpu) {
         auto cpu = std::make_unique<CpuSolver>();
-        cpu->set_threads(default_thread_count());
+        cpu->set_threads(cpu_threads_);
         return R(std::move(cpu));
     }
     if (!compute_available_) {

@@ -3,6 +3,7 @@
 // on the scene; it never crashes on a failure, it reports and keeps going.
 #pragma once
 
+#include "core/worker_team.h"
 #include "core/presets.h"
 #include "core/solver.h"
 #include "gpu/body_buffers.h"
@@ -54,6 +55,9 @@ public:
     SolverKind solver_kind() const { return kind_; }
     const TetMesh& mesh() const { return *mesh_; }
     bool compute_available() const { return compute_available_; }
+
+    // Threads of the CPU solver, from the next time one is made (--threads).
+    void set_cpu_threads(int threads) { cpu_threads_ = threads; }
     // World bounds of the placed body at load, metres.
     glm::vec3 initial_min() const { return initial_min_; }
     glm::vec3 initial_max() const { return initial_max_; }
@@ -64,6 +68,7 @@ private:
 
     ShaderLibrary shaders_;
     bool compute_available_;
+    int cpu_threads_ = default_thread_count();
     std::optional<PresetId> preset_;
     SolverKind kind_ = SolverKind::cpu;
     std::shared_ptr<const TetMesh> mesh_;

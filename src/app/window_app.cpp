@@ -226,6 +226,7 @@ int run_window_app(const Options& options)
     {
         const ShaderLibrary shaders;
         Scene scene(shaders, gl_version >= kMinimumComputeGlVersion);
+        scene.set_cpu_threads(options.threads_or_default());
         PanelState panel;
         panel.grab_stiffness_n_per_m = options.grab_stiffness_n_per_m;
         panel.gl_description = gl_context_description();

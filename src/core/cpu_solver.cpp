@@ -224,10 +224,13 @@ void CpuSolver::solve_tets(const SimParams& params, float h)
 void CpuSolver::solve_tets_colored(const SimParams& params, float h)
 {
     const TetStepConstants k = tet_step_constants(params, h);
+    // The kernels read the vertex arrays as flat x y z floats.
+    static_assert(sizeof(glm::vec3) == 3 * sizeof(float));
     const TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x,
                             k.inv_h2 / (2.0f * k.lame.mu_pa),
                             k.volume_enabled ? k.inv_h2 / k.lame.lambda_pa : 0.0f,
                             k.volume_enabled};
+    const TetBlockArrays arrays = block_arrays(blocks_);
     const size_t members = static_cast<size_t>(team_->size());
     team_->run([&](int member) {
         const ScopedFlushDenormals flush_denormals;  // the workers' own FPU state
@@ -242,7 +245,7 @@ void CpuSolver::solve_tets_colored(const SimParams& params, float h)
             const size_t begin = std::min(end, first + 2 * pairs_each * member);
             const size_t stop = std::min(end, first + 2 * pairs_each * (member + 1));
             if (begin < stop) {
-                kernel_.solve(blocks_, step, begin, stop, block_residuals_.data());
+                kernel_.solve(arrays, step, begin, stop, block_residuals_.data());
             }
             team_->barrier();  // the next colour reads what this one wrote
         }

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/material.h"
-#include "core/simd/tet_block_kernel.h"
+#include "core/simd/tet_blocks.h"
 #include "core/solver.h"
 #include "core/worker_team.h"
 
@@ -26,7 +26,11 @@ public:
     std::optional<SurfaceHit> pick(const Ray& ray) const override;
     glm::vec3 read_position(uint32_t vertex) const override { return positions_[vertex]; }
     std::optional<float> latest_mean_residual() override { return mean_residual_; }
-    void set_pass_timing(bool enabled) override { pass_timing_ = enabled; }
+    void set_pass_timing(bool enabled) override
+    {
+        pass_timing_ = enabled;
+        pass_times_.reset();
+    }
     std::optional<PassTimes> last_pass_times() const override { return pass_times_; }
 
     // The Gauss-Seidel pass runs on SIMD blocks of tets with the widest

@@ -1,6 +1,7 @@
 #include "core/worker_team.h"
 
 #include <algorithm>
+#include <chrono>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -14,9 +15,10 @@ namespace {
 // process shares the cores: the member being waited for is then often
 // descheduled, and only yielding lets it run.
 constexpr int kSpinsBeforeYield = 256;
-// How long an idle worker keeps yielding (a frame's jobs come less than a
-// millisecond apart) before it sleeps on the job counter.
-constexpr int kYieldsBeforeSleep = 20000;
+// How long an idle worker keeps yielding before it sleeps on the job
+// counter: a frame's jobs (one per iteration) follow each other within tens
+// of microseconds, frames come milliseconds apart.
+constexpr std::chrono::microseconds kIdleBeforeSleep(500);
 
 void cpu_relax()
 {
@@ -78,15 +80,15 @@ void WorkerTeam::run_erased(const void* job, Invoke invoke)
 
 void WorkerTeam::work(int index)
 {
-    uint64_t seen = 0;
+    uint32_t seen = 0;
     for (;;) {
         int spins = 0;
-        int yields = 0;
-        uint64_t now = generation_.load();
+        const auto idle_since = std::chrono::steady_clock::now();
+        uint32_t now = generation_.load();
         while (now == seen) {
             if (spins < kSpinsBeforeYield) {
                 spin_then_yield(spins);
-            } else if (++yields < kYieldsBeforeSleep) {
+            } else if (std::chrono::steady_clock::now() - idle_since < kIdleBeforeSleep) {
                 std::this_thread::yield();
             } else {
                 generation_.wait(seen);

@@ -45,7 +45,9 @@ private:
     std::vector<std::thread> workers_;
     const void* job_ = nullptr;
     Invoke invoke_ = nullptr;
-    std::atomic<uint64_t> generation_{0};  // bumped per job; workers wait for a change
+    // Bumped per job; workers wait for a change (32 bits: std::atomic::wait
+    // then sleeps on a futex directly).
+    std::atomic<uint32_t> generation_{0};
     std::atomic<int> finished_{0};
     std::atomic<bool> stopping_{false};
     // Sense-reversing barrier.

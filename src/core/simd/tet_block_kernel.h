@@ -4,9 +4,26 @@
 // AVX2 + FMA, SSE2) and the widest this CPU runs is chosen at start-up.
 #pragma once
 
-#include "core/simd/tet_blocks.h"
-
+#include <cstddef>
+#include <cstdint>
 #include <vector>
+
+// TetBlocks (tet_blocks.h) as the kernels see them: plain pointers. The
+// kernels are compiled for wider instruction sets than the rest of the
+// program, so they must not call any inline library function (a vector's or
+// a unique_ptr's accessor): an unoptimised build would emit an AVX-512 copy
+// of it under the same name as everyone else's, and the linker might keep
+// that one for the whole program.
+struct TetBlockArrays {
+    int lanes;
+    const uint32_t* block_tet_count;  // per block
+    const int32_t* corner[4];         // the rest per slot (block * lanes + lane)
+    const float* b[9];
+    const float* inv_rest_volume;
+    const float* inverse_mass[4];
+    float* lambda_shape;
+    float* lambda_volume;
+};
 
 struct TetBlockStep {
     const float* predicted;  // x y z per vertex, the dummy vertex included
@@ -21,8 +38,8 @@ struct TetBlockStep {
 // Steps blocks [first_block, end_block), which must not share a vertex (one
 // colour, or part of one), and stores each block's summed residual
 // |C + alpha~ lambda| over its real tets in block_residuals[block].
-using TetBlockKernel = void (*)(TetBlocks& blocks, const TetBlockStep& step, size_t first_block,
-                                size_t end_block, double* block_residuals);
+using TetBlockKernel = void (*)(const TetBlockArrays& blocks, const TetBlockStep& step,
+                                size_t first_block, size_t end_block, double* block_residuals);
 
 struct TetBlockKernelInfo {
     const char* name;  // "avx512", "avx2", "sse2"
@@ -34,6 +51,6 @@ struct TetBlockKernelInfo {
 std::vector<TetBlockKernelInfo> available_tet_block_kernels();
 
 // The kernels, one per instruction set; call only those the CPU supports.
-void solve_tet_blocks_avx512(TetBlocks&, const TetBlockStep&, size_t, size_t, double*);
-void solve_tet_blocks_avx2(TetBlocks&, const TetBlockStep&, size_t, size_t, double*);
-void solve_tet_blocks_sse2(TetBlocks&, const TetBlockStep&, size_t, size_t, double*);
+void solve_tet_blocks_avx512(const TetBlockArrays&, const TetBlockStep&, size_t, size_t, double*);
+void solve_tet_blocks_avx2(const TetBlockArrays&, const TetBlockStep&, size_t, size_t, double*);
+void solve_tet_blocks_sse2(const TetBlockArrays&, const TetBlockStep&, size_t, size_t, double*);

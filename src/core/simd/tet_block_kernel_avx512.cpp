@@ -2,6 +2,8 @@
 // -march=x86-64-v4 (see CMakeLists.txt); run only where the CPU has it.
 #include "core/simd/tet_block_kernel.h"
 
+#include <cassert>
+
 #include <immintrin.h>
 
 namespace tet_kernel_avx512 {
@@ -14,7 +16,6 @@ typedef int32_t ni __attribute__((vector_size(64)));
 // operand that _mm512_sqrt_ps and _mm512_i32gather_ps pass to the same
 // instructions.
 inline nf native_sqrt(nf x) { return (nf)_mm512_maskz_sqrt_ps(0xffff, (__m512)x); }
-inline nf native_rsqrt_estimate(nf x) { return (nf)_mm512_rsqrt14_ps((__m512)x); }
 inline nf native_gather(const float* base, ni index)
 {
     return (nf)_mm512_mask_i32gather_ps(_mm512_setzero_ps(), 0xffff, (__m512i)index, base, 4);
@@ -28,7 +29,7 @@ inline void native_scatter(float* base, ni index, nf value)
 
 }  // namespace tet_kernel_avx512
 
-void solve_tet_blocks_avx512(TetBlocks& blocks, const TetBlockStep& step, size_t first_block,
+void solve_tet_blocks_avx512(const TetBlockArrays& blocks, const TetBlockStep& step, size_t first_block,
                              size_t end_block, double* block_residuals)
 {
     tet_kernel_avx512::solve_blocks(blocks, step, first_block, end_block, block_residuals);

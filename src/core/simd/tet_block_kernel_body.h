@@ -6,25 +6,16 @@
 //   vf, vi, vmask                 kLanes floats, int32s and lane masks
 //   select(vmask, vf, vf)         per-lane choice
 //   lane(vf, i)                   one lane's value
-//   tb_sqrt, tb_rsqrt_estimate    IEEE sqrt; the CPU's ~12-14-bit 1 / sqrt
+//   tb_sqrt                       IEEE sqrt
 //   tb_load(const float*), tb_load(const int32_t*), tb_store(float*, vf)
 //   tb_gather(const float*, vi), tb_scatter(float*, vi, vf)
 // Every function mirrors one of shaders/tet_math.glsl, line for line, with
-// branches turned into selects. No library templates are used here: they
-// would be instantiated per instruction set under one name.
+// branches turned into selects. No library function is called here (see
+// TetBlockArrays for why).
 
 inline vf splat(float value) { return vf{} + value; }
 inline vf tb_abs(vf x) { return select(x < 0.0f, -x, x); }
 inline vf tb_max(vf a, vf b) { return select(a > b, a, b); }
-// 1 / sqrt(x) to about a float's precision: the hardware estimate refined
-// by one Newton step, as McAdams et al. do. A sqrt and a divide cost some
-// twenty cycles per vector where this costs four multiplies; the SVD needs
-// eighteen of them per tet. x must be positive and finite.
-inline vf tb_inversesqrt(vf x)
-{
-    const vf y = tb_rsqrt_estimate(x);
-    return y * (1.5f - 0.5f * x * y * y);
-}
 
 struct v3 {
     vf x, y, z;
@@ -74,17 +65,31 @@ constexpr int kJacobiSweeps = 5;
 constexpr float kArapSkip = 1.0e-6f;
 constexpr float kDenominatorFloor = 1.0e-20f;
 
+// tm_rotation_from_half_angle of the normalized (ch, sh), written without
+// normalizing: cos and sin of twice its angle are (ch^2 - sh^2) / n and
+// 2 ch sh / n with n = ch^2 + sh^2. One divide instead of the shader's
+// square root and divide, and c^2 + s^2 stays 1 to rounding. (A hardware
+// 1/sqrt estimate with a Newton step was faster still, but its rounding
+// made every rotation a little longer than 1: a body at rest came out of
+// the SVD with |Sigma - I| ~ 1e-5 and took spurious steps.) ch^2 + sh^2
+// must be positive.
+inline void rotation_from_half_angle(vf ch, vf sh, vf& c, vf& s)
+{
+    const vf cc = ch * ch;
+    const vf ss = sh * sh;
+    const vf inv_n = 1.0f / (cc + ss);
+    c = (cc - ss) * inv_n;
+    s = 2.0f * ch * sh * inv_n;
+}
+
 // tm_jacobi_half_angle then tm_rotation_from_half_angle.
 inline void jacobi_rotation(vf s_pp, vf s_pq, vf s_qq, vf& c, vf& s)
 {
     const vf ch = 2.0f * (s_pp - s_qq);
     const vf sh = s_pq;
-    const vmask exact = kSvdGamma * sh * sh < ch * ch;
-    const vf w = tb_inversesqrt(ch * ch + sh * sh);
-    const vf half_c = select(exact, w * ch, splat(kCosPi8));
-    const vf half_s = select(exact, w * sh, splat(kSinPi8));
-    c = half_c * half_c - half_s * half_s;
-    s = 2.0f * half_c * half_s;
+    const vmask exact = kSvdGamma * sh * sh < ch * ch;  // then ch != 0
+    rotation_from_half_angle(select(exact, ch, splat(kCosPi8)), select(exact, sh, splat(kSinPi8)),
+                             c, s);
 }
 
 // tm_jacobi_conjugate.
@@ -121,11 +126,7 @@ inline void qr_rotation(vf a1, vf a2, vf& c, vf& s)
     const vf swapped = sh;
     sh = select(negative, ch, sh);
     ch = select(negative, swapped, ch);
-    const vf w = tb_inversesqrt(ch * ch + sh * sh);
-    const vf half_c = ch * w;
-    const vf half_s = sh * w;
-    c = half_c * half_c - half_s * half_s;
-    s = 2.0f * half_c * half_s;
+    rotation_from_half_angle(ch, sh, c, s);  // ch >= epsilon
 }
 
 // tm_swap_columns_if_smaller.
@@ -216,14 +217,14 @@ inline vf xpbd_dlambda(vmask active, vf C, v3 g0, v3 g1, v3 g2, v3 g3, const vf*
 }
 
 // tm_solve_tet on one block; returns the per-lane residual.
-inline vf solve_block(TetBlocks& blocks, const TetBlockStep& step, size_t slot)
+inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
 {
     v3 x[4];
     v3 correction[4];
     vi corner3[4];
     vf w[4];
     for (int a = 0; a < 4; ++a) {
-        corner3[a] = tb_load(blocks.corner[a].data() + slot) * 3;
+        corner3[a] = tb_load(blocks.corner[a] + slot) * 3;
         const v3 predicted = {tb_gather(step.predicted, corner3[a]),
                               tb_gather(step.predicted + 1, corner3[a]),
                               tb_gather(step.predicted + 2, corner3[a])};
@@ -232,17 +233,17 @@ inline vf solve_block(TetBlocks& blocks, const TetBlockStep& step, size_t slot)
                          tb_gather(step.corrections + 2, corner3[a])};
         // x = predicted + correction: the positions the scalar solver keeps.
         x[a] = predicted + correction[a];
-        w[a] = tb_load(blocks.inverse_mass[a].data() + slot);
+        w[a] = tb_load(blocks.inverse_mass[a] + slot);
     }
     m3 Bm;
     for (int column = 0; column < 3; ++column) {
-        Bm.c[column] = {tb_load(blocks.b[3 * column].data() + slot),
-                        tb_load(blocks.b[3 * column + 1].data() + slot),
-                        tb_load(blocks.b[3 * column + 2].data() + slot)};
+        Bm.c[column] = {tb_load(blocks.b[3 * column] + slot),
+                        tb_load(blocks.b[3 * column + 1] + slot),
+                        tb_load(blocks.b[3 * column + 2] + slot)};
     }
-    const vf inv_rest_volume = tb_load(blocks.inv_rest_volume.data() + slot);
-    vf lambda_shape = tb_load(blocks.lambda_shape.data() + slot);
-    vf lambda_volume = tb_load(blocks.lambda_volume.data() + slot);
+    const vf inv_rest_volume = tb_load(blocks.inv_rest_volume + slot);
+    vf lambda_shape = tb_load(blocks.lambda_shape + slot);
+    vf lambda_volume = tb_load(blocks.lambda_volume + slot);
     // alpha~ = 1 / (2 mu V0 h^2), without a divide per tet.
     const vf alpha_shape = inv_rest_volume * step.shape_compliance_factor;
 
@@ -292,8 +293,8 @@ inline vf solve_block(TetBlocks& blocks, const TetBlockStep& step, size_t slot)
         d[2] = d[2] + (w[2] * dl) * h2;
         d[3] = d[3] + (w[3] * dl) * h3;
     }
-    tb_store(blocks.lambda_shape.data() + slot, lambda_shape);
-    tb_store(blocks.lambda_volume.data() + slot, lambda_volume);
+    tb_store(blocks.lambda_shape + slot, lambda_shape);
+    tb_store(blocks.lambda_volume + slot, lambda_volume);
 
     // No two lanes share a vertex (padding lanes share the dummy vertex and
     // add exactly zero to it), so the scatter has no conflicts.
@@ -308,7 +309,7 @@ inline vf solve_block(TetBlocks& blocks, const TetBlockStep& step, size_t slot)
 
 // Steps the kLanes tets of the blocks from `first_block` on and stores each
 // block's summed residual over its real tets.
-inline void solve_and_sum(TetBlocks& blocks, const TetBlockStep& step, size_t first_block,
+inline void solve_and_sum(const TetBlockArrays& blocks, const TetBlockStep& step, size_t first_block,
                           double* block_residuals)
 {
     const int lanes = blocks.lanes;

@@ -1,9 +1,9 @@
 // What each instruction set's kernel file shares: given its native vector
-// types and five native operations, builds the kernel twice (single vectors
+// types and four native operations, builds the kernel twice (single vectors
 // and interleaved pairs) and the loop that drives them. Include it inside
 // the file's own namespace after defining:
 //   kNativeLanes; nf, ni (GCC vector types of kNativeLanes floats / int32s)
-//   nf native_sqrt(nf); nf native_rsqrt_estimate(nf)
+//   nf native_sqrt(nf)
 //   nf native_gather(const float*, ni); void native_scatter(float*, ni, nf)
 //
 // Why pairs: the SVD's Jacobi rotations form one long chain of dependent
@@ -22,10 +22,20 @@ using vmask = nmask;
 inline vf select(vmask m, vf a, vf b) { return m ? a : b; }
 inline float lane(vf x, int i) { return x[i]; }
 inline vf tb_sqrt(vf x) { return native_sqrt(x); }
-inline vf tb_rsqrt_estimate(vf x) { return native_rsqrt_estimate(x); }
-inline vf tb_load(const float* p) { return *reinterpret_cast<const vf*>(p); }
-inline vi tb_load(const int32_t* p) { return *reinterpret_cast<const vi*>(p); }
-inline void tb_store(float* p, vf v) { *reinterpret_cast<vf*>(p) = v; }
+// Loads and stores through memcpy, the aliasing-safe way (one vector move).
+inline vf tb_load(const float* p)
+{
+    vf v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+}
+inline vi tb_load(const int32_t* p)
+{
+    vi v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+}
+inline void tb_store(float* p, vf v) { __builtin_memcpy(p, &v, sizeof v); }
 inline vf tb_gather(const float* base, vi index) { return native_gather(base, index); }
 inline void tb_scatter(float* base, vi index, vf v) { native_scatter(base, index, v); }
 
@@ -72,19 +82,15 @@ inline vi operator*(vi x, int s) { return {x.a * s, x.b * s}; }
 inline vf select(vmask m, vf x, vf y) { return {m.a ? x.a : y.a, m.b ? x.b : y.b}; }
 inline float lane(vf x, int i) { return i < kNativeLanes ? x.a[i] : x.b[i - kNativeLanes]; }
 inline vf tb_sqrt(vf x) { return {native_sqrt(x.a), native_sqrt(x.b)}; }
-inline vf tb_rsqrt_estimate(vf x) { return {native_rsqrt_estimate(x.a), native_rsqrt_estimate(x.b)}; }
-inline vf tb_load(const float* p)
-{
-    return {*reinterpret_cast<const nf*>(p), *reinterpret_cast<const nf*>(p + kNativeLanes)};
-}
+inline vf tb_load(const float* p) { return {single::tb_load(p), single::tb_load(p + kNativeLanes)}; }
 inline vi tb_load(const int32_t* p)
 {
-    return {*reinterpret_cast<const ni*>(p), *reinterpret_cast<const ni*>(p + kNativeLanes)};
+    return {single::tb_load(p), single::tb_load(p + kNativeLanes)};
 }
 inline void tb_store(float* p, vf v)
 {
-    *reinterpret_cast<nf*>(p) = v.a;
-    *reinterpret_cast<nf*>(p + kNativeLanes) = v.b;
+    single::tb_store(p, v.a);
+    single::tb_store(p + kNativeLanes, v.b);
 }
 inline vf tb_gather(const float* base, vi index)
 {
@@ -101,9 +107,10 @@ inline void tb_scatter(float* base, vi index, vf v)
 }  // namespace paired
 
 // Blocks two at a time, a last odd one alone.
-inline void solve_blocks(TetBlocks& blocks, const TetBlockStep& step, size_t first_block,
+inline void solve_blocks(const TetBlockArrays& blocks, const TetBlockStep& step, size_t first_block,
                          size_t end_block, double* block_residuals)
 {
+    assert(blocks.lanes == kNativeLanes && "blocks laid out for another kernel");
     size_t block = first_block;
     for (; block + 2 <= end_block; block += 2) {
         paired::solve_and_sum(blocks, step, block, block_residuals);

@@ -2,6 +2,8 @@
 // baseline every x86-64 CPU runs.
 #include "core/simd/tet_block_kernel.h"
 
+#include <cassert>
+
 #include <emmintrin.h>
 
 namespace tet_kernel_sse2 {
@@ -12,7 +14,6 @@ typedef int32_t ni __attribute__((vector_size(16)));
 
 inline nf native_sqrt(nf x) { return (nf)_mm_sqrt_ps((__m128)x); }
 // SSE2 has neither gather nor scatter: four loads, four stores.
-inline nf native_rsqrt_estimate(nf x) { return (nf)_mm_rsqrt_ps((__m128)x); }
 inline nf native_gather(const float* base, ni index)
 {
     return nf{base[index[0]], base[index[1]], base[index[2]], base[index[3]]};
@@ -28,7 +29,7 @@ inline void native_scatter(float* base, ni index, nf value)
 
 }  // namespace tet_kernel_sse2
 
-void solve_tet_blocks_sse2(TetBlocks& blocks, const TetBlockStep& step, size_t first_block,
+void solve_tet_blocks_sse2(const TetBlockArrays& blocks, const TetBlockStep& step, size_t first_block,
                            size_t end_block, double* block_residuals)
 {
     tet_kernel_sse2::solve_blocks(blocks, step, first_block, end_block, block_residuals);

@@ -72,3 +72,21 @@ void set_block_inverse_masses(TetBlocks& blocks, const std::vector<float>& inver
         }
     }
 }
+
+TetBlockArrays block_arrays(TetBlocks& blocks)
+{
+    TetBlockArrays arrays;
+    arrays.lanes = blocks.lanes;
+    arrays.block_tet_count = blocks.block_tet_count.data();
+    for (int a = 0; a < 4; ++a) {
+        arrays.corner[a] = blocks.corner[a].data();
+        arrays.inverse_mass[a] = blocks.inverse_mass[a].data();
+    }
+    for (int i = 0; i < 9; ++i) {
+        arrays.b[i] = blocks.b[i].data();
+    }
+    arrays.inv_rest_volume = blocks.inv_rest_volume.data();
+    arrays.lambda_shape = blocks.lambda_shape.data();
+    arrays.lambda_volume = blocks.lambda_volume.data();
+    return arrays;
+}

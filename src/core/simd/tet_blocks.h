@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/simd/aligned_array.h"
+#include "core/simd/tet_block_kernel.h"
 #include "core/tet_mesh.h"
 
 #include <cstdint>
@@ -36,6 +37,9 @@ struct TetBlocks {
 
 // Lays out the mesh's tet_colors for `lanes`-wide SIMD.
 TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes);
+
+// The pointers the kernels take; valid until `blocks` changes.
+TetBlockArrays block_arrays(TetBlocks& blocks);
 
 // Fills the per-corner inverse masses from per-vertex ones.
 void set_block_inverse_masses(TetBlocks& blocks, const std::vector<float>& inverse_masses);
