@@ -3,45 +3,34 @@
 #include "gl_test_support.h"
 
 #include "../grab_scenarios.h"
-#include "gpu/gpu_solver.h"
-
-namespace {
-
-std::unique_ptr<GpuSolver> gpu_solver()
-{
-    Result<std::unique_ptr<GpuSolver>> solver = GpuSolver::create(ShaderLibrary());
-    EXPECT_TRUE(solver.ok()) << solver.error();
-    return solver.ok() ? std::move(solver).value() : nullptr;
-}
-
-}  // namespace
+#include "gpu_solver_test_support.h"
 
 using GpuGrab = GlTest;
 
 TEST_F(GpuGrab, LiftAndRelease)
 {
-    auto solver = gpu_solver();
+    auto solver = make_gpu_solver();
     ASSERT_TRUE(solver);
     grab_scenarios::lift_and_release(*solver);
 }
 
 TEST_F(GpuGrab, YankDoesNotExplodeOrInvert)
 {
-    auto solver = gpu_solver();
+    auto solver = make_gpu_solver();
     ASSERT_TRUE(solver);
     grab_scenarios::yank(*solver);
 }
 
 TEST_F(GpuGrab, PinnedVertexStaysInPlace)
 {
-    auto solver = gpu_solver();
+    auto solver = make_gpu_solver();
     ASSERT_TRUE(solver);
     grab_scenarios::pinned_vertex_stays(*solver);
 }
 
 TEST_F(GpuGrab, PickingHitsTheRightTriangleAndWeights)
 {
-    auto solver = gpu_solver();
+    auto solver = make_gpu_solver();
     ASSERT_TRUE(solver);
     grab_scenarios::picking(*solver);
 }
@@ -50,7 +39,7 @@ TEST_F(GpuGrab, GrabbedRunsMatchTheCpu)
 {
     // The grab pass is the same maths in the same order on both solvers.
     std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
-    auto gpu = gpu_solver();
+    auto gpu = make_gpu_solver();
     ASSERT_TRUE(gpu);
     CpuSolver cpu;
     gpu->load(mesh);

@@ -4,27 +4,9 @@
 #include "gl_test_support.h"
 
 #include "../test_support.h"
-#include "gpu/gpu_solver.h"
+#include "gpu_solver_test_support.h"
 
 #include <chrono>
-
-namespace {
-
-std::unique_ptr<GpuSolver> make_gpu_solver()
-{
-    Result<std::unique_ptr<GpuSolver>> solver = GpuSolver::create(ShaderLibrary());
-    EXPECT_TRUE(solver.ok()) << solver.error();
-    return solver.ok() ? std::move(solver).value() : nullptr;
-}
-
-std::vector<glm::vec3> positions_of(const Solver& solver)
-{
-    std::vector<glm::vec3> out;
-    solver.read_positions(out);
-    return out;
-}
-
-}  // namespace
 
 using GpuPassTiming = GlTest;
 
