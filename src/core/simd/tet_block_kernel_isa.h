@@ -1,5 +1,5 @@
 // What each instruction set's kernel file shares: given its native vector
-// types and four native operations, builds the kernel twice (single vectors
+// types and three native operations, builds the kernel twice (single vectors
 // and interleaved pairs) and the loop that drives them. Include it inside
 // the file's own namespace after defining:
 //   kNativeLanes; nf, ni (GCC vector types of kNativeLanes floats / int32s)
