@@ -30,17 +30,17 @@ const float TM_COS_PI_8 = 0.9238795325112868f;
 const float TM_SIN_PI_8 = 0.3826834323650898f;
 const float TM_QR_EPSILON = 1.0e-15f;  // squares stay normal floats
 
-// Half-angle (cos, sin) of the approximate Jacobi rotation that annihilates
-// the off-diagonal entry s_pq of a symmetric 2x2 block (McAdams Alg. 2).
+// A vector along the half-angle of the approximate Jacobi rotation that
+// annihilates the off-diagonal entry s_pq of a symmetric 2x2 block (McAdams
+// Alg. 2), not normalized (tm_rotation_from_half_angle does not need it).
 // When the exact angle is too large for the small-angle guess, it falls back
 // to pi/4, which still reduces the off-diagonal entry every sweep.
 TM_FN vec2 tm_jacobi_half_angle(float s_pp, float s_pq, float s_qq)
 {
     float ch = 2.0f * (s_pp - s_qq);
     float sh = s_pq;
-    if (TM_SVD_GAMMA * sh * sh < ch * ch) {
-        float w = inversesqrt(ch * ch + sh * sh);
-        return vec2(w * ch, w * sh);
+    if (TM_SVD_GAMMA * sh * sh < ch * ch) {  // then ch != 0
+        return vec2(ch, sh);
     }
     return vec2(TM_COS_PI_8, TM_SIN_PI_8);
 }
@@ -66,16 +66,23 @@ TM_FN void tm_jacobi_conjugate(float c, float s,
     s_rq = -s * rp + c * s_rq;
 }
 
-// Turns a half-angle pair into the rotation's (cos, sin).
+// The rotation's (cos, sin) from a non-zero vector (ch, sh) along its
+// half-angle: (ch^2 - sh^2) / n and 2 ch sh / n with n = ch^2 + sh^2, the
+// double-angle formulas with the normalization folded in. One divide where
+// normalizing first (McAdams) takes a square root and a divide, and
+// c^2 + s^2 stays 1 to rounding.
 TM_FN vec2 tm_rotation_from_half_angle(vec2 half_angle)
 {
     float ch = half_angle.x;
     float sh = half_angle.y;
-    return vec2(ch * ch - sh * sh, 2.0f * ch * sh);
+    float cc = ch * ch;
+    float ss = sh * sh;
+    float inv_n = 1.0f / (cc + ss);
+    return vec2((cc - ss) * inv_n, 2.0f * ch * sh * inv_n);
 }
 
-// Half-angle of the Givens rotation that maps (a1, a2) onto (+|a|, 0),
-// written so that it never divides by zero (McAdams Alg. 4).
+// A vector along the half-angle of the Givens rotation that maps (a1, a2)
+// onto (+|a|, 0), never zero (McAdams Alg. 4, without the normalization).
 TM_FN vec2 tm_qr_half_angle(float a1, float a2)
 {
     float rho = sqrt(a1 * a1 + a2 * a2);
@@ -86,8 +93,7 @@ TM_FN vec2 tm_qr_half_angle(float a1, float a2)
         sh = ch;
         ch = t;
     }
-    float w = inversesqrt(ch * ch + sh * sh);
-    return vec2(ch * w, sh * w);
+    return vec2(ch, sh);
 }
 
 // Swaps columns i and j of both B and V, negating the new column j so that

@@ -65,11 +65,8 @@ constexpr int kJacobiSweeps = 5;
 constexpr float kArapSkip = 1.0e-6f;
 constexpr float kDenominatorFloor = 1.0e-20f;
 
-// tm_rotation_from_half_angle of the normalized (ch, sh), written without
-// normalizing: cos and sin of twice its angle are (ch^2 - sh^2) / n and
-// 2 ch sh / n with n = ch^2 + sh^2. One divide instead of the shader's
-// square root and divide, and c^2 + s^2 stays 1 to rounding. (A hardware
-// 1/sqrt estimate with a Newton step was faster still, but its rounding
+// tm_rotation_from_half_angle. (Normalizing (ch, sh) with the hardware
+// 1/sqrt estimate and a Newton step instead was as fast, but its rounding
 // made every rotation a little longer than 1: a body at rest came out of
 // the SVD with |Sigma - I| ~ 1e-5 and took spurious steps.) ch^2 + sh^2
 // must be positive.
