@@ -51,10 +51,7 @@ void CpuSolver::load(std::shared_ptr<const TetMesh> mesh)
     lambda_volume_.assign(nt, 0.0f);
     deltas_.assign(nt * 4, glm::vec3(0.0f));
     face_normals_.assign(mesh_->surface_triangles.size(), glm::vec3(0.0f));
-    blocks_ = make_tet_blocks(*mesh_, kernel_.lanes);
-    block_residuals_.assign(blocks_.block_count, 0.0);
-    start_team();
-    inverse_masses_density_ = -1.0f;
+    lay_out_blocks();
     grab_.reset();
     mean_residual_.reset();
     grab_max_step_m_ = grab_max_step_m(*mesh_);
@@ -75,11 +72,16 @@ void CpuSolver::set_tet_kernel(const TetBlockKernelInfo& kernel)
 {
     kernel_ = kernel;
     if (mesh_) {
-        blocks_ = make_tet_blocks(*mesh_, kernel_.lanes);
-        block_residuals_.assign(blocks_.block_count, 0.0);
-        inverse_masses_density_ = -1.0f;  // the new blocks need theirs
-        start_team();
+        lay_out_blocks();
     }
+}
+
+void CpuSolver::lay_out_blocks()
+{
+    blocks_ = make_tet_blocks(*mesh_, kernel_.lanes);
+    block_residuals_.assign(blocks_.block_count, 0.0);
+    inverse_masses_density_ = -1.0f;  // the new blocks need their inverse masses
+    start_team();                     // how many threads help depends on the blocks
 }
 
 std::string CpuSolver::how_it_runs() const

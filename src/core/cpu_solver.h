@@ -106,6 +106,8 @@ private:
     int requested_threads_ = 1;
     std::unique_ptr<WorkerTeam> team_ = std::make_unique<WorkerTeam>(1);
     void start_team();
+    // The Gauss-Seidel blocks for the mesh and kernel, and what depends on them.
+    void lay_out_blocks();
 
     std::optional<float> mean_residual_;  // after the last iteration stepped
     std::optional<Grab> grab_;

@@ -3,6 +3,7 @@
 // (the GPU solver brackets every pass with queries or waits).
 #pragma once
 
+#include <array>
 #include <string>
 
 struct PassTimes {
@@ -14,6 +15,13 @@ struct PassTimes {
     double normals_ms = 0.0;   // once per frame
     double other_ms = 0.0;     // parameter upload, residual reduction, ...
     std::string clock;         // how it was measured, e.g. "wall", "GL timer queries"
+
+    // Every figure above, for code that treats them alike (sums, means).
+    static constexpr size_t kPasses = 7;
+    std::array<double*, kPasses> passes()
+    {
+        return {&predict_ms, &solve_ms, &apply_ms, &grab_ms, &velocity_ms, &normals_ms, &other_ms};
+    }
 
     double total_ms() const
     {
