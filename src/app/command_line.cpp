@@ -1,5 +1,6 @@
 #include "app/command_line.h"
 
+#include "core/file_output.h"
 #include "core/worker_team.h"
 
 #include <charconv>
@@ -42,13 +43,32 @@ std::optional<float> parse_real(const std::string& text)
     }
 }
 
-constexpr int kMaxThreads = 256;
+std::optional<int> integer_in(const std::string& text, const Range<int>& range)
+{
+    std::optional<long long> n = parse_integer(text);
+    if (!n || *n < range.min || *n > range.max) {
+        return std::nullopt;
+    }
+    return static_cast<int>(*n);
+}
+
+std::optional<float> real_in(const std::string& text, const Range<float>& range)
+{
+    std::optional<float> x = parse_real(text);
+    if (!x || !range.contains(*x)) {
+        return std::nullopt;
+    }
+    return x;
+}
 
 std::string preset_names()
 {
     std::string names;
     for (const Preset& p : all_presets()) {
-        names += (names.empty() ? "" : "|") + std::string(p.name);
+        if (!names.empty()) {
+            names += '|';
+        }
+        names += p.name;
     }
     return names;
 }
@@ -57,6 +77,7 @@ std::string preset_names()
 
 std::string usage_text()
 {
+    using L = ParamLimits;
     std::ostringstream out;
     out << "usage: softbody [options] [MESH_FILE]             open the window\n"
            "       softbody --headless [options]              simulate without a window\n"
@@ -73,32 +94,52 @@ std::string usage_text()
            "  --mesh FILE             simulate a mesh file instead: .obj (tetrahedralized),\n"
            "                          .node/.ele (TetGen) or .tet; also as the last argument\n"
            "  --resolution N          OBJ tetrahedralization: cells along the longest side,\n"
-           "                          2-200 (default 12)\n"
-           "  --frames N              frames of 1/60 s to simulate (headless default 300;\n"
-           "                          in the window: quit after N frames)\n"
-           "  --substeps S            substeps per frame, 1-"
-        << ParamLimits::max_substeps
+           "                          "
+        << L::mesh_resolution.min << "-" << L::mesh_resolution.max << " (default "
+        << kDefaultMeshResolution
+        << ")\n"
+           "  --frames N              frames of 1/60 s to simulate, "
+        << L::frames.min << "-" << L::frames.max
+        << "\n"
+           "                          (headless default 300; in the window: quit after N)\n"
+           "  --substeps S            substeps per frame, "
+        << L::substeps.min << "-" << L::substeps.max
         << " (default 10)\n"
            "  --method NAME           gauss-seidel (default: colour by colour, the\n"
            "                          stiffness you set) or jacobi (DESIGN.md's reference)\n"
-           "  --iterations K          iterations per substep, 1-"
-        << ParamLimits::max_iterations
+           "  --iterations K          iterations per substep, "
+        << L::iterations.min << "-" << L::iterations.max
         << " (default 8)\n"
-           "  --threads N             CPU solver threads (default: every hardware thread;\n"
-           "                          results are identical for any N)\n"
-           "  --youngs PA             Young's modulus in pascals (default: the preset's)\n"
-           "  --poisson NU            Poisson ratio, 0-"
-        << ParamLimits::max_poisson
+           "  --threads N             CPU solver threads, 1-"
+        << cpu_thread_range().max
+        << " (this machine's hardware\n"
+           "                          threads, the default; results are identical for any N)\n"
+           "  --youngs PA             Young's modulus in pascals, "
+        << L::youngs_pa.min << "-" << L::youngs_pa.max
+        << "\n"
+           "                          (default: the preset's)\n"
+           "  --poisson NU            Poisson ratio, "
+        << L::poisson.min << "-" << L::poisson.max
         << " (default 0.3)\n"
-           "  --damping PER_S         air damping per second (default 0.1)\n"
+           "  --damping PER_S         air damping per second, "
+        << L::damping_per_s.min << "-" << L::damping_per_s.max
+        << " (default 0.1)\n"
            "  --stats FILE.json       write summary figures as JSON\n"
            "  --dump-positions FILE   write the final positions, one 'x y z' line per vertex\n"
            "  --drag S:E:V:DX,DY,DZ   grab vertex V at frame S, move the target linearly to its\n"
            "                          rest position + (DX,DY,DZ) m by frame E, release there\n"
-           "                          (repeatable; the same grab as the mouse)\n"
-           "  --grab-stiffness N_M    stiffness of the grab in N/m (default 5e4)\n"
+           "                          (repeatable; the same grab as the mouse); each of\n"
+           "                          DX, DY, DZ at most "
+        << L::max_drag_offset_m
+        << " m in size\n"
+           "  --grab-stiffness N_M    stiffness of the grab in N/m, "
+        << L::grab_stiffness_n_per_m.min << "-" << L::grab_stiffness_n_per_m.max
+        << " (default 5e4)\n"
            "  --screenshot FILE.png   render the last frame to a PNG (headless: offscreen)\n"
-           "  --size WxH              window or screenshot size in pixels (default 1280x720)\n"
+           "  --size WxH              window or screenshot size in pixels, each side\n"
+           "                          "
+        << L::image_side_px.min << "-" << L::image_side_px.max
+        << " (default 1280x720)\n"
            "  --bench                 benchmark: warm up, time frames at the schedule (10 x 8\n"
            "                          unless --substeps/--iterations/--method say otherwise)\n"
            "                          on each mesh and solver, print ms/frame, tet solves\n"
@@ -108,7 +149,11 @@ std::string usage_text()
            "                          bunny-4x, lattice-10k, lattice-50k, lattice-200k\n"
            "                          (default all)\n"
            "  --json FILE             with --bench: write the rows as a JSON list\n"
-           "  --help                  show this text\n";
+           "  --help                  show this text\n"
+           "\n"
+           "Exit status: 0 done; 1 a file could not be read or written, no OpenGL, or an\n"
+           "internal error; 2 a refused option or an output path that cannot be written;\n"
+           "3 the simulation diverged (a position became NaN or infinite).\n";
     return out.str();
 }
 
@@ -139,7 +184,10 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
             takes_value = takes_value || flag == known;
         }
         if (!takes_value) {
-            if (!flag.empty() && flag[0] != '-' && options.mesh_path.empty()) {
+            if (flag.empty()) {
+                return fail("an empty argument: a mesh file path is needed there");
+            }
+            if (flag[0] != '-' && options.mesh_path.empty()) {
                 options.mesh_path = flag;  // softbody model.obj
                 continue;
             }
@@ -153,6 +201,17 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
             return fail(flag + " '" + value + "': " + why);
         };
 
+        // Values that name files or lists: an empty one is a mistake (an
+        // unset shell variable), never "use the default".
+        static const char* const kPathFlags[] = {"--stats", "--dump-positions", "--screenshot",
+                                                 "--mesh", "--json", "--bench-meshes"};
+        for (const char* path_flag : kPathFlags) {
+            if (flag == path_flag && value.empty()) {
+                return bad("an empty value");
+            }
+        }
+
+        using L = ParamLimits;
         if (flag == "--solver") {
             if (value != "cpu" && value != "gpu" && value != "both") {
                 return bad("expected cpu, gpu or both (both with --bench only)");
@@ -164,47 +223,50 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
                 return bad("unknown preset, expected one of " + preset_names());
             }
             options.preset = *id;
-        } else if (flag == "--frames" || flag == "--substeps" || flag == "--iterations") {
-            std::optional<long long> n = parse_integer(value);
-            const long long lo = flag == "--frames" ? 0 : 1;
-            const long long hi = flag == "--frames"     ? 100000000LL
-                                 : flag == "--substeps" ? ParamLimits::max_substeps
-                                                        : ParamLimits::max_iterations;
-            if (!n || *n < lo || *n > hi) {
-                return bad("expected an integer from " + std::to_string(lo) + " to " +
-                           std::to_string(hi));
+        } else if (flag == "--frames") {
+            std::optional<int> n = integer_in(value, L::frames);
+            if (!n) {
+                return bad("expected an integer " + range_text(L::frames) +
+                           " (a million frames is 4.6 hours of simulated time)");
             }
-            int& target = flag == "--frames"     ? options.frames.emplace()
-                          : flag == "--substeps" ? options.substeps.emplace()
-                                                 : options.iterations.emplace();
-            target = static_cast<int>(*n);
+            options.frames = *n;
+        } else if (flag == "--substeps" || flag == "--iterations") {
+            const Range<int>& range = flag == "--substeps" ? L::substeps : L::iterations;
+            std::optional<int> n = integer_in(value, range);
+            if (!n) {
+                return bad("expected an integer " + range_text(range) +
+                           " (64 substeps x 256 iterations already take the bunny 34 s "
+                           "per frame on two cores)");
+            }
+            (flag == "--substeps" ? options.substeps : options.iterations) = *n;
         } else if (flag == "--youngs") {
-            std::optional<float> e = parse_real(value);
-            if (!e || *e < ParamLimits::min_youngs_pa || *e > ParamLimits::max_youngs_pa) {
-                std::ostringstream range;
-                range << "expected pascals from " << ParamLimits::min_youngs_pa << " to "
-                      << ParamLimits::max_youngs_pa;
-                return bad(range.str());
+            std::optional<float> e = real_in(value, L::youngs_pa);
+            if (!e) {
+                return bad("expected pascals " + range_text(L::youngs_pa));
             }
             options.youngs_modulus_pa = *e;
         } else if (flag == "--poisson") {
-            std::optional<float> nu = parse_real(value);
-            if (!nu || *nu < ParamLimits::min_poisson || *nu > ParamLimits::max_poisson) {
-                return bad("expected a ratio from 0 to 0.49");
+            std::optional<float> nu = real_in(value, L::poisson);
+            if (!nu) {
+                return bad("expected a ratio " + range_text(L::poisson) +
+                           " (0.5 is incompressible: the volume stiffness divides by zero)");
             }
             options.poisson_ratio = *nu;
         } else if (flag == "--damping") {
-            std::optional<float> d = parse_real(value);
-            if (!d || *d < 0.0f || *d > ParamLimits::max_damping_per_s) {
-                return bad("expected a rate per second from 0 to 100");
+            std::optional<float> d = real_in(value, L::damping_per_s);
+            if (!d) {
+                return bad("expected a rate per second " + range_text(L::damping_per_s));
             }
             options.damping_per_s = *d;
         } else if (flag == "--threads") {
-            std::optional<long long> n = parse_integer(value);
-            if (!n || *n < 1 || *n > kMaxThreads) {
-                return bad("expected an integer from 1 to " + std::to_string(kMaxThreads));
+            const Range<int> range = cpu_thread_range();
+            std::optional<int> n = integer_in(value, range);
+            if (!n) {
+                return bad("expected an integer " + range_text(range) + ": this machine has " +
+                           std::to_string(range.max) +
+                           " hardware threads, more only wait on each other");
             }
-            options.threads = static_cast<int>(*n);
+            options.threads = *n;
         } else if (flag == "--json") {
             options.json_path = value;
         } else if (flag == "--bench-meshes") {
@@ -224,11 +286,15 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
         } else if (flag == "--mesh") {
             options.mesh_path = value;
         } else if (flag == "--resolution") {
-            std::optional<long long> n = parse_integer(value);
-            if (!n || *n < 2 || *n > 200) {
-                return bad("expected an integer from 2 to 200");
+            std::optional<int> n = integer_in(value, L::mesh_resolution);
+            if (!n) {
+                return bad("expected an integer " + range_text(L::mesh_resolution) +
+                           ": above " + std::to_string(L::mesh_resolution.max) +
+                           " the body has more than ~" +
+                           std::to_string(L::max_tets_at_max_resolution) +
+                           " tets on the bunny (48 took 18 CPU-s to prepare, 200 half an hour)");
             }
-            options.mesh_resolution = static_cast<int>(*n);
+            options.mesh_resolution = *n;
         } else if (flag == "--drag") {
             Result<DragSpec> drag = parse_drag(value);
             if (!drag) {
@@ -236,22 +302,24 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
             }
             options.drags.push_back(drag.value());
         } else if (flag == "--grab-stiffness") {
-            std::optional<float> k = parse_real(value);
-            if (!k || *k < 1.0f || *k > 1.0e9f) {
-                return bad("expected newtons per metre from 1 to 1e9");
+            std::optional<float> k = real_in(value, L::grab_stiffness_n_per_m);
+            if (!k) {
+                return bad("expected newtons per metre " + range_text(L::grab_stiffness_n_per_m));
             }
             options.grab_stiffness_n_per_m = *k;
         } else if (flag == "--screenshot") {
             options.screenshot_path = value;
         } else if (flag == "--size") {
             const size_t x = value.find('x');
-            std::optional<long long> w = parse_integer(value.substr(0, x));
-            std::optional<long long> h =
-                x == std::string::npos ? std::nullopt : parse_integer(value.substr(x + 1));
-            if (!w || !h || *w < 16 || *h < 16 || *w > 8192 || *h > 8192) {
-                return bad("expected WIDTHxHEIGHT, each 16 to 8192 pixels");
+            std::optional<int> w = integer_in(value.substr(0, x), L::image_side_px);
+            std::optional<int> h = x == std::string::npos
+                                       ? std::nullopt
+                                       : integer_in(value.substr(x + 1), L::image_side_px);
+            if (!w || !h) {
+                return bad("expected WIDTHxHEIGHT, each side " + range_text(L::image_side_px) +
+                           " pixels (8192 x 8192 took 42 s and 3 GB to render)");
             }
-            options.size = glm::ivec2(static_cast<int>(*w), static_cast<int>(*h));
+            options.size = glm::ivec2(*w, *h);
         }
     }
     if (!options.bench) {
@@ -288,4 +356,46 @@ SimParams params_from_options(const Options& options)
     if (options.iterations) params.iterations = *options.iterations;
     if (options.method) params.method = *options.method;
     return params;
+}
+
+Result<bool> check_output_paths(const Options& options)
+{
+    const std::pair<const char*, const std::string*> outputs[] = {
+        {"--stats", &options.stats_path},
+        {"--dump-positions", &options.dump_positions_path},
+        {"--screenshot", &options.screenshot_path},
+        {"--json", &options.json_path},
+    };
+    for (const auto& [flag, path] : outputs) {
+        if (path->empty()) {
+            continue;  // not asked for (an empty value is refused by the parser)
+        }
+        if (Result<bool> writable = check_writable_path(*path); !writable) {
+            return Result<bool>::failure(std::string(flag) + " '" + *path +
+                                         "': " + writable.error());
+        }
+    }
+    return true;
+}
+
+std::string describe_run(const Options& options)
+{
+    std::ostringstream out;
+    if (options.bench) {
+        out << "benchmark of " << options.bench_meshes << " on the "
+            << options.solver.value_or("both") << " solver(s)";
+        return out.str();
+    }
+    if (options.mesh_path.empty()) {
+        out << "preset " << preset_info(options.preset).name;
+    } else {
+        out << "mesh '" << options.mesh_path << "' at resolution " << options.mesh_resolution;
+    }
+    out << ", " << options.solver_or_default() << " solver, ";
+    if (options.headless) {
+        out << options.frames_or_default() << " frames headless";
+    } else {
+        out << "window";
+    }
+    return out.str();
 }

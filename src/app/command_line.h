@@ -51,3 +51,13 @@ Result<Options> parse_command_line(const std::vector<std::string>& args);
 SimParams params_from_options(const Options& options);
 
 std::string usage_text();
+
+// Every file the options ask to write (--stats, --dump-positions,
+// --screenshot, --json) checked before anything runs: a missing folder or an
+// unwritable file fails at once, naming the option and the path, instead of
+// after the whole simulation.
+Result<bool> check_output_paths(const Options& options);
+
+// What the options run, for messages: "preset bunny, cpu solver, 300 frames"
+// or "mesh 'a.obj' at resolution 12, gpu solver, window".
+std::string describe_run(const Options& options);

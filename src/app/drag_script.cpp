@@ -1,5 +1,7 @@
 #include "app/drag_script.h"
 
+#include "core/param_limits.h"
+
 #include <cmath>
 #include <sstream>
 
@@ -24,8 +26,8 @@ Result<DragSpec> parse_drag(const std::string& text)
     if (!in.eof()) {
         return fail("unexpected text at the end");
     }
-    if (start < 0 || end <= start || end > 100000000LL) {
-        return fail("needs 0 <= START < END");
+    if (start < 0 || end <= start || end > ParamLimits::frames.max) {
+        return fail("needs 0 <= START < END <= " + std::to_string(ParamLimits::frames.max));
     }
     if (vertex < 0 || vertex > 0xffffffffLL) {
         return fail("VERTEX out of range");
@@ -33,6 +35,14 @@ Result<DragSpec> parse_drag(const std::string& text)
     if (!std::isfinite(d.offset_m.x) || !std::isfinite(d.offset_m.y) ||
         !std::isfinite(d.offset_m.z)) {
         return fail("non-finite offset");
+    }
+    const float limit = ParamLimits::max_drag_offset_m;
+    if (std::abs(d.offset_m.x) > limit || std::abs(d.offset_m.y) > limit ||
+        std::abs(d.offset_m.z) > limit) {
+        std::ostringstream why;
+        why << "each offset component at most " << limit
+            << " m in size (float positions lose the tets' shape in rounding farther out)";
+        return fail(why.str());
     }
     d.start_frame = static_cast<int>(start);
     d.end_frame = static_cast<int>(end);

@@ -24,14 +24,26 @@ constexpr MaterialPreset kMaterials[] = {
     {"Plastic", 1.0e8f, 0.35f},
 };
 
+using L = ParamLimits;
+
+// Ranges that span decades get a logarithmic slider.
+constexpr ImGuiSliderFlags kDecades = ImGuiSliderFlags_Logarithmic;
+
+// A slider over one of ParamLimits' ranges. Ctrl+click typing is clamped
+// into it too.
+void slider(const char* label, float& value, const Range<float>& range, const char* format,
+            ImGuiSliderFlags flags = 0)
+{
+    ImGui::SliderFloat(label, &value, range.min, range.max, format,
+                       flags | ImGuiSliderFlags_AlwaysClamp);
+}
+
 void material_section(PanelState& s)
 {
     SimParams& p = s.params;
-    ImGui::SliderFloat("Young's modulus", &p.youngs_modulus_pa, 1.0e3f, 1.0e8f, "%.3g Pa",
-                       ImGuiSliderFlags_Logarithmic);
-    ImGui::SliderFloat("Poisson ratio", &p.poisson_ratio, 0.0f, ParamLimits::max_poisson, "%.3f");
-    ImGui::SliderFloat("Density", &p.density_kg_m3, 100.0f, 5000.0f, "%.0f kg/m^3",
-                       ImGuiSliderFlags_Logarithmic);
+    slider("Young's modulus", p.youngs_modulus_pa, L::youngs_pa, "%.3g Pa", kDecades);
+    slider("Poisson ratio", p.poisson_ratio, L::poisson, "%.3f");
+    slider("Density", p.density_kg_m3, L::density_kg_m3, "%.0f kg/m^3", kDecades);
     for (const MaterialPreset& m : kMaterials) {
         if (ImGui::Button(m.name)) {
             p.youngs_modulus_pa = m.youngs_modulus_pa;
@@ -66,17 +78,20 @@ void solver_section(PanelState& s, const Scene& scene)
         ImGui::TextDisabled("%zu colours, one pass each per iteration",
                             scene.mesh().tet_colors.rows());
     }
-    ImGui::SliderInt("Substeps", &p.substeps, 1, ParamLimits::max_substeps);
-    ImGui::SliderInt("Iterations", &p.iterations, 1, 64);
+    ImGui::SliderInt("Substeps", &p.substeps, L::substeps.min, L::substeps.max, "%d",
+                     ImGuiSliderFlags_AlwaysClamp | kDecades);
+    ImGui::SliderInt("Iterations", &p.iterations, L::iterations.min, L::iterations.max, "%d",
+                     ImGuiSliderFlags_AlwaysClamp | kDecades);
     if (p.method == SolverMethod::jacobi) {
-        ImGui::SliderFloat("Jacobi weight k", &p.jacobi_k, 0.5f, 4.0f, "%.2f");
+        slider("Jacobi weight k", p.jacobi_k, L::jacobi_k, "%.2f", kDecades);
     }
-    ImGui::SliderFloat("Gravity", &p.gravity_m_s2.y, -30.0f, 0.0f, "%.2f m/s^2");
-    ImGui::SliderFloat("Air damping", &p.air_damping_per_s, 0.0f, 5.0f, "%.2f /s");
-    ImGui::SliderFloat("Static friction", &p.static_friction, 0.0f, 2.0f, "%.2f");
-    ImGui::SliderFloat("Dynamic friction", &p.dynamic_friction, 0.0f, 2.0f, "%.2f");
-    ImGui::SliderFloat("Grab stiffness", &s.grab_stiffness_n_per_m, 1.0e2f, 1.0e7f, "%.3g N/m",
-                       ImGuiSliderFlags_Logarithmic);
+    // Downward only: the ground is below.
+    slider("Gravity", p.gravity_m_s2.y, {L::gravity_m_s2.min, 0.0f}, "%.2f m/s^2");
+    slider("Air damping", p.air_damping_per_s, L::damping_per_s, "%.2f /s", kDecades);
+    slider("Static friction", p.static_friction, L::friction, "%.2f");
+    slider("Dynamic friction", p.dynamic_friction, L::friction, "%.2f");
+    slider("Grab stiffness", s.grab_stiffness_n_per_m, L::grab_stiffness_n_per_m, "%.3g N/m",
+           kDecades);
     if (scene.solver_kind() == SolverKind::gpu && ImGui::Button("Reload shaders (F5)")) {
         s.reload_shaders_requested = true;
     }
@@ -88,7 +103,8 @@ void mesh_file_section(PanelState& s)
                        "onto the window.");
     const bool entered = ImGui::InputText("Path", s.mesh_path, sizeof s.mesh_path,
                                           ImGuiInputTextFlags_EnterReturnsTrue);
-    ImGui::SliderInt("OBJ resolution", &s.mesh_resolution, 4, 40, "%d cells");
+    ImGui::SliderInt("OBJ resolution", &s.mesh_resolution, ParamLimits::mesh_resolution.min,
+                     ParamLimits::mesh_resolution.max, "%d cells", ImGuiSliderFlags_AlwaysClamp);
     if ((ImGui::Button("Load") || entered) && s.mesh_path[0] != '\0') {
         s.file_requested = std::string(s.mesh_path);
     }

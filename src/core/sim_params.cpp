@@ -8,7 +8,8 @@
 namespace {
 
 template <typename T>
-void clamp_field(const char* name, T& value, T lo, T hi, T fallback, std::ostringstream& note)
+void clamp_field(const char* name, T& value, const Range<T>& range, T fallback,
+                 std::ostringstream& note)
 {
     T original = value;
     if constexpr (std::is_floating_point_v<T>) {
@@ -16,7 +17,7 @@ void clamp_field(const char* name, T& value, T lo, T hi, T fallback, std::ostrin
             value = fallback;
         }
     }
-    value = std::clamp(value, lo, hi);
+    value = std::clamp(value, range.min, range.max);
     if (!(value == original)) {
         note << name << " " << original << " -> " << value << "; ";
     }
@@ -35,28 +36,27 @@ const char* solver_method_name(SolverMethod method)
 
 SimParams sanitized(const SimParams& params, std::string* note)
 {
+    using L = ParamLimits;
     const SimParams defaults;
     SimParams p = params;
     std::ostringstream changes;
-    clamp_field("youngs_modulus_pa", p.youngs_modulus_pa, ParamLimits::min_youngs_pa,
-                ParamLimits::max_youngs_pa, defaults.youngs_modulus_pa, changes);
-    clamp_field("poisson_ratio", p.poisson_ratio, ParamLimits::min_poisson,
-                ParamLimits::max_poisson, defaults.poisson_ratio, changes);
-    clamp_field("density_kg_m3", p.density_kg_m3, ParamLimits::min_density,
-                ParamLimits::max_density, defaults.density_kg_m3, changes);
-    clamp_field("substeps", p.substeps, 1, ParamLimits::max_substeps, defaults.substeps, changes);
-    clamp_field("iterations", p.iterations, 1, ParamLimits::max_iterations, defaults.iterations,
+    clamp_field("youngs_modulus_pa", p.youngs_modulus_pa, L::youngs_pa, defaults.youngs_modulus_pa,
                 changes);
-    clamp_field("jacobi_k", p.jacobi_k, 0.01f, 100.0f, defaults.jacobi_k, changes);
-    clamp_field("air_damping_per_s", p.air_damping_per_s, 0.0f, ParamLimits::max_damping_per_s,
+    clamp_field("poisson_ratio", p.poisson_ratio, L::poisson, defaults.poisson_ratio, changes);
+    clamp_field("density_kg_m3", p.density_kg_m3, L::density_kg_m3, defaults.density_kg_m3,
+                changes);
+    clamp_field("substeps", p.substeps, L::substeps, defaults.substeps, changes);
+    clamp_field("iterations", p.iterations, L::iterations, defaults.iterations, changes);
+    clamp_field("jacobi_k", p.jacobi_k, L::jacobi_k, defaults.jacobi_k, changes);
+    clamp_field("air_damping_per_s", p.air_damping_per_s, L::damping_per_s,
                 defaults.air_damping_per_s, changes);
-    clamp_field("static_friction", p.static_friction, 0.0f, 10.0f, defaults.static_friction,
+    clamp_field("static_friction", p.static_friction, L::friction, defaults.static_friction,
                 changes);
-    clamp_field("dynamic_friction", p.dynamic_friction, 0.0f, 10.0f, defaults.dynamic_friction,
+    clamp_field("dynamic_friction", p.dynamic_friction, L::friction, defaults.dynamic_friction,
                 changes);
     for (int axis = 0; axis < 3; ++axis) {
         const char* names[3] = {"gravity.x", "gravity.y", "gravity.z"};
-        clamp_field(names[axis], p.gravity_m_s2[axis], -1000.0f, 1000.0f,
+        clamp_field(names[axis], p.gravity_m_s2[axis], L::gravity_m_s2,
                     defaults.gravity_m_s2[axis], changes);
     }
     if (note) {

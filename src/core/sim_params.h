@@ -2,6 +2,8 @@
 // it every frame; changing it never needs a reset.
 #pragma once
 
+#include "core/param_limits.h"
+
 #include <glm/glm.hpp>
 
 #include <string>
@@ -42,20 +44,7 @@ struct SimParams {
 // Simulated time per frame, independent of the display rate.
 inline constexpr float kFrameSeconds = 1.0f / 60.0f;
 
-// Allowed ranges. Values outside are clamped by sanitized(), which is what
-// keeps a typed-in absurd value from blowing the simulation up.
-struct ParamLimits {
-    static constexpr float min_youngs_pa = 1.0e2f;
-    static constexpr float max_youngs_pa = 1.0e10f;
-    static constexpr float min_poisson = 0.0f;
-    static constexpr float max_poisson = 0.49f;
-    static constexpr float min_density = 1.0f;
-    static constexpr float max_density = 1.0e5f;
-    static constexpr int max_substeps = 64;
-    static constexpr int max_iterations = 256;
-    static constexpr float max_damping_per_s = 100.0f;
-};
-
-// The parameters clamped into their limits (non-finite values take the
-// default). `note` receives a description of every change, empty if none.
+// The parameters clamped into ParamLimits (non-finite values take the
+// default): what keeps a typed-in absurd value from blowing the simulation
+// up. `note` receives a description of every change, empty if none.
 SimParams sanitized(const SimParams& params, std::string* note = nullptr);
