@@ -3,6 +3,7 @@
 #include "app/bench_meshes.h"
 #include "app/bench_report.h"
 #include "core/cpu_solver.h"
+#include "core/file_output.h"
 #include "gpu/gpu_solver.h"
 #include "gpu/headless_context.h"
 
@@ -296,11 +297,9 @@ int run_benchmark(const Options& options)
     std::printf("%s", bench_table(rows).c_str());
 
     if (!options.json_path.empty()) {
-        std::ofstream file(options.json_path, std::ios::binary);
-        file << bench_json(rows, machine);
-        file.close();
-        if (!file) {
-            std::cerr << "softbody: cannot write '" << options.json_path << "'\n";
+        if (Result<bool> written = write_whole_file(options.json_path, bench_json(rows, machine));
+            !written) {
+            std::cerr << "softbody: --json: " << written.error() << "\n";
             return 1;
         }
     }

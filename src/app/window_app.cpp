@@ -167,14 +167,17 @@ void apply_file(Scene& scene, const std::string& path, PanelState& panel, OrbitC
                                                            start).count());
 }
 
-void take_screenshot(const std::string& path, glm::ivec2 size)
+// A failed write (full disk, read-only folder) is logged with its reason;
+// the window goes on.
+bool take_screenshot(const std::string& path, glm::ivec2 size)
 {
     Result<bool> saved = save_framebuffer_png(path, size);
     if (saved) {
         spdlog::info("screenshot saved to {}", path);
     } else {
-        spdlog::error("{}", saved.error());
+        spdlog::error("screenshot: {}", saved.error());
     }
+    return saved.ok();
 }
 
 }  // namespace
@@ -464,8 +467,9 @@ int run_window_app(const Options& options)
                 take_screenshot(timestamped_screenshot_name(), framebuffer);
             }
             const bool finishing = options.frames && frames_simulated >= *options.frames;
-            if (finishing && !options.screenshot_path.empty()) {
-                take_screenshot(options.screenshot_path, framebuffer);
+            if (finishing && !options.screenshot_path.empty() &&
+                !take_screenshot(options.screenshot_path, framebuffer)) {
+                exit_code = 1;  // the run was for this picture
             }
             glfwSwapBuffers(window);
             if (finishing) {

@@ -1,11 +1,10 @@
 #include "gpu/png_writer.h"
 
+#include "core/file_output.h"
+
 // Debian's libstb ships the implementation compiled into libstb.so: no
 // STB_IMAGE_WRITE_IMPLEMENTATION here.
 #include <stb_image_write.h>
-
-#include <cerrno>
-#include <cstring>
 
 Result<bool> write_png(const std::string& path, glm::ivec2 size,
                        const std::vector<uint8_t>& rgba_top_first)
@@ -22,13 +21,17 @@ Result<bool> write_png(const std::string& path, glm::ivec2 size,
                           std::to_string(size.x) + " x " + std::to_string(size.y) +
                           " RGBA (expected " + std::to_string(expected_bytes) + ")");
     }
-    // stb reports failure as 0; the reason, if the C library gave one, is in errno.
-    errno = 0;
-    const int ok = stbi_write_png(path.c_str(), size.x, size.y, 4, rgba_top_first.data(),
-                                  size.x * 4);
+    // Encoded in memory, then written with every I/O step checked: stb's
+    // own file writer ignores write errors (a full disk gave "written").
+    std::string encoded;
+    auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data),
+                                                   static_cast<size_t>(size));
+    };
+    const int ok = stbi_write_png_to_func(append, &encoded, size.x, size.y, 4,
+                                          rgba_top_first.data(), size.x * 4);
     if (ok == 0) {
-        const std::string reason = errno != 0 ? std::strerror(errno) : "write failed";
-        return R::failure("cannot write PNG '" + path + "': " + reason);
+        return R::failure("cannot write PNG '" + path + "': encoding failed");
     }
-    return true;
+    return write_whole_file(path, encoded);
 }
