@@ -3,6 +3,7 @@
 #include "app/offscreen_screenshot.h"
 #include "app/stats_json.h"
 #include "core/cpu_solver.h"
+#include "core/file_output.h"
 #include "core/presets.h"
 #include "core/sim_stats.h"
 #include "gpu/gpu_solver.h"
@@ -10,22 +11,24 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
 namespace {
 
-bool write_file(const std::string& path, const std::string& contents)
+// How often a run looks for NaN while it runs: once per simulated second.
+// Reading the positions costs one copy (one small read-back on the GPU),
+// nothing next to 60 frames; a diverged run stops there instead of
+// simulating NaN to the end.
+constexpr int kDivergenceCheckFrames = 60;
+
+bool write_file(const char* option, const std::string& path, const std::string& contents)
 {
-    std::ofstream file(path, std::ios::binary);
-    file << contents;
-    file.close();
-    if (!file) {
-        std::cerr << "softbody: cannot write '" << path << "'\n";
-        return false;
+    Result<bool> written = write_whole_file(path, contents);
+    if (!written) {
+        std::cerr << "softbody: " << option << ": " << written.error() << "\n";
     }
-    return true;
+    return written.ok();
 }
 
 std::string positions_text(const std::vector<glm::vec3>& positions)
@@ -40,6 +43,22 @@ std::string positions_text(const std::vector<glm::vec3>& positions)
 }
 
 }  // namespace
+
+FramesRun run_frames_checked(Solver& solver, DragScript& drags, const SimParams& params, int frames,
+                     std::vector<glm::vec3>& positions)
+{
+    FramesRun ran;
+    while (ran.frames < frames && !ran.diverged) {
+        drags.before_frame(ran.frames, solver);
+        solver.step_frame(params);
+        ++ran.frames;
+        if (ran.frames % kDivergenceCheckFrames == 0 || ran.frames == frames) {
+            solver.read_positions(positions);
+            ran.diverged = count_non_finite(positions) > 0;
+        }
+    }
+    return ran;
+}
 
 int run_headless(const Options& options)
 {
@@ -97,11 +116,11 @@ int run_headless(const Options& options)
         return 2;
     }
     const auto start = std::chrono::steady_clock::now();
-    const int frames = options.frames_or_default();
-    for (int frame = 0; frame < frames; ++frame) {
-        drags.before_frame(frame, *solver);
-        solver->step_frame(params);
-    }
+    std::vector<glm::vec3> positions;
+    const int frames_asked = options.frames_or_default();
+    const FramesRun ran = run_frames_checked(*solver, drags, params, frames_asked, positions);
+    const int frames = ran.frames;
+    const bool diverged = ran.diverged;
     if (options.solver_or_default() == "gpu") {
         glFinish();  // wall time of the GPU work, not of queuing it
     }
@@ -118,12 +137,12 @@ int run_headless(const Options& options)
     report.frames = frames;
     report.params = params;
     report.ms_per_frame = frames > 0 ? elapsed_ms / frames : 0.0;
-    std::vector<glm::vec3> positions;
     std::vector<glm::vec3> velocities;
     solver->read_positions(positions);
     solver->read_velocities(velocities);
     report.stats = compute_stats(*mesh, positions, velocities);
     report.mean_residual = solver->latest_mean_residual();
+    report.diverged = diverged;
 
     const SimStats& s = report.stats;
     std::printf("%s on %s: %zu vertices, %zu tets, %d frames at %d x %d %s, %.3f ms/frame\n",
@@ -134,6 +153,12 @@ int run_headless(const Options& options)
                 "max speed %.4f m/s, %zu inverted tets, %zu non-finite vertices\n",
                 s.min_y_m, s.max_y_m, s.centroid_m.x, s.centroid_m.y, s.centroid_m.z,
                 s.centroid_speed_m_s, s.max_speed_m_s, s.inverted_tets, s.nan_count);
+    if (diverged) {
+        std::fprintf(stderr,
+                     "softbody: the simulation diverged: %zu of %zu vertices have a NaN or "
+                     "infinite position after frame %d of %d (stopped there)\n",
+                     s.nan_count, report.vertices, frames, frames_asked);
+    }
     if (report.mean_residual) {
         std::printf("  mean residual |C + alpha~ lambda| after the last iteration: %.3e\n",
                     *report.mean_residual);
@@ -141,21 +166,27 @@ int run_headless(const Options& options)
 
     bool written = true;
     if (!options.stats_path.empty()) {
-        written = write_file(options.stats_path, report_to_json(report)) && written;
+        written = write_file("--stats", options.stats_path, report_to_json(report)) && written;
     }
     if (!options.dump_positions_path.empty()) {
-        written = write_file(options.dump_positions_path, positions_text(positions)) &&
+        written = write_file("--dump-positions", options.dump_positions_path,
+                             positions_text(positions)) &&
                   written;
     }
-    if (!options.screenshot_path.empty()) {
+    if (!options.screenshot_path.empty() && diverged) {
+        std::cerr << "softbody: --screenshot: not written, a diverged body has no picture\n";
+    } else if (!options.screenshot_path.empty()) {
         Result<bool> shot =
             render_offscreen_screenshot(options.screenshot_path, options.size, *solver);
         if (shot) {
             std::printf("  screenshot written to %s\n", options.screenshot_path.c_str());
         } else {
-            std::cerr << "softbody: " << shot.error() << "\n";
+            std::cerr << "softbody: --screenshot: " << shot.error() << "\n";
             written = false;
         }
     }
-    return written ? 0 : 1;
+    if (!written) {
+        return 1;
+    }
+    return diverged ? kExitDiverged : 0;
 }

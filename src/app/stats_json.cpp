@@ -14,6 +14,7 @@ std::string report_to_json(const RunReport& r)
         << "  \"vertices\": " << r.vertices << ",\n"
         << "  \"tets\": " << r.tets << ",\n"
         << "  \"frames\": " << r.frames << ",\n"
+        << "  \"diverged\": " << (r.diverged ? "true" : "false") << ",\n"
         << "  \"method\": " << json_string(solver_method_name(r.params.method)) << ",\n"
         << "  \"substeps\": " << r.params.substeps << ",\n"
         << "  \"iterations\": " << r.params.iterations << ",\n"

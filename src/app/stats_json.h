@@ -17,6 +17,7 @@ struct RunReport {
     double ms_per_frame = 0.0;  // solver wall time
     SimStats stats;
     std::optional<float> mean_residual;  // the solver's convergence readout
+    bool diverged = false;               // a position became NaN or infinite; `frames` ran
 };
 
 std::string report_to_json(const RunReport& report);

@@ -11,10 +11,41 @@ float tet_volume(const TetMesh& mesh, const std::vector<glm::vec3>& positions, s
                     glm::cross(positions[tet.z] - x0, positions[tet.w] - x0)) / 6.0f;
 }
 
+namespace {
+
+bool is_finite(const glm::vec3& v)
+{
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+}  // namespace
+
+size_t count_non_finite(const std::vector<glm::vec3>& vectors)
+{
+    return static_cast<size_t>(std::count_if(vectors.begin(), vectors.end(),
+                                             [](const glm::vec3& v) { return !is_finite(v); }));
+}
+
 SimStats compute_stats(const TetMesh& mesh, const std::vector<glm::vec3>& positions,
                        const std::vector<glm::vec3>& velocities)
 {
     SimStats stats;
+    stats.nan_count = count_non_finite(positions);
+    for (size_t t = 0; t < mesh.tet_count(); ++t) {
+        if (!(tet_volume(mesh, positions, t) > 0.0f)) {
+            ++stats.inverted_tets;  // NaN volumes included
+        }
+    }
+    // A diverged body (or one with a non-finite velocity, which diverges in
+    // the next substep) has no extent, centroid or speed: averaging only its
+    // finite vertices would report a calm body that is not there.
+    const bool velocities_finite = count_non_finite(velocities) == 0;
+    if (stats.nan_count > 0 || positions.empty() || !velocities_finite) {
+        stats.min_y_m = stats.max_y_m = NAN;
+        stats.centroid_m = glm::vec3(NAN);
+        stats.max_speed_m_s = stats.centroid_speed_m_s = NAN;
+        return stats;
+    }
     stats.min_y_m = INFINITY;
     stats.max_y_m = -INFINITY;
     glm::dvec3 weighted(0.0);
@@ -22,10 +53,6 @@ SimStats compute_stats(const TetMesh& mesh, const std::vector<glm::vec3>& positi
     double total_weight = 0.0;
     for (size_t v = 0; v < positions.size(); ++v) {
         const glm::vec3& p = positions[v];
-        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
-            ++stats.nan_count;
-            continue;
-        }
         stats.min_y_m = std::min(stats.min_y_m, p.y);
         stats.max_y_m = std::max(stats.max_y_m, p.y);
         weighted += glm::dvec3(p) * static_cast<double>(mesh.lumped_volumes_m3[v]);
@@ -39,11 +66,6 @@ SimStats compute_stats(const TetMesh& mesh, const std::vector<glm::vec3>& positi
     if (total_weight > 0.0) {
         stats.centroid_m = glm::vec3(weighted / total_weight);
         stats.centroid_speed_m_s = static_cast<float>(glm::length(weighted_velocity / total_weight));
-    }
-    for (size_t t = 0; t < mesh.tet_count(); ++t) {
-        if (!(tet_volume(mesh, positions, t) > 0.0f)) {
-            ++stats.inverted_tets;
-        }
     }
     return stats;
 }

@@ -8,6 +8,9 @@
 
 #include <vector>
 
+// Where a body has a non-finite position or velocity, the figures that
+// describe it as a whole (extent, centroid, speeds) are NaN: undefined, and
+// written as null in JSON. The counts stay exact.
 struct SimStats {
     float min_y_m = 0.0f;
     float max_y_m = 0.0f;
@@ -20,6 +23,9 @@ struct SimStats {
 
 SimStats compute_stats(const TetMesh& mesh, const std::vector<glm::vec3>& positions,
                        const std::vector<glm::vec3>& velocities);
+
+// Vectors with a NaN or infinite component: how a diverged run shows.
+size_t count_non_finite(const std::vector<glm::vec3>& vectors);
 
 // Signed volume of tet t at the given positions (m^3), positive when not
 // inverted.
