@@ -5,13 +5,15 @@
 #include "app/log.h"
 #include "app/window_app.h"
 
+#include <exception>
 #include <iostream>
 #include <string>
 #include <vector>
 
-int main(int argc, char** argv)
+namespace {
+
+int run(const std::vector<std::string>& args, std::string& running)
 {
-    const std::vector<std::string> args(argv + 1, argv + argc);
     Result<Options> parsed = parse_command_line(args);
     if (!parsed) {
         std::cerr << "softbody: " << parsed.error() << "\n";
@@ -22,6 +24,11 @@ int main(int argc, char** argv)
         std::cout << usage_text();
         return 0;
     }
+    running = describe_run(options);
+    if (Result<bool> writable = check_output_paths(options); !writable) {
+        std::cerr << "softbody: " << writable.error() << "\n";
+        return 2;
+    }
     if (options.bench) {
         return run_benchmark(options);
     }
@@ -30,4 +37,36 @@ int main(int argc, char** argv)
     }
     setup_logging();
     return run_window_app(options);
+}
+
+std::string joined(const std::vector<std::string>& args)
+{
+    std::string text = "softbody";
+    for (const std::string& arg : args) {
+        text += " " + arg;
+    }
+    return text;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    // What is being run, for the last-resort messages below; set once the
+    // command line is understood.
+    std::string running = "the command line";
+    // Errors are values everywhere; this net only catches what slipped
+    // through (an allocation that failed, a library that threw), so that the
+    // program still says what it was doing instead of aborting.
+    try {
+        return run(args, running);
+    } catch (const std::exception& e) {
+        std::cerr << "softbody: internal error while running " << running << " ("
+                  << joined(args) << "): " << e.what() << "\n";
+    } catch (...) {
+        std::cerr << "softbody: internal error while running " << running << " ("
+                  << joined(args) << "): an unknown exception\n";
+    }
+    return 1;
 }
