@@ -1,12 +1,14 @@
 """End-to-end check of the softbody executable's headless mode.
 
 Runs the documented command, checks the JSON it writes and the positions it
-dumps, and checks that bad flags are refused with exit status 2.
+dumps, checks that bad flags and hostile values are refused with exit status
+2 (unwritable outputs before the run), and that a failed write is an error.
 """
 import json
 import math
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 softbody, workdir = sys.argv[1], Path(sys.argv[2])
@@ -71,6 +73,36 @@ for args, flag in [(["--headless", "--frames", "ten"], "--frames"),
     check(result.returncode == 2, f"{args} exit code {result.returncode}, expected 2")
     check(flag in result.stderr, f"{args} message names {flag}: {result.stderr.strip()}")
 
+# Hostile values: refused at once with exit 2, naming the flag. The drag is
+# the one whose |offset| overflowed to NaN on both solvers.
+for args, flag in [(["--headless", "--drag", "0:2:0:1e38,1e38,1e38"], "--drag"),
+                   (["--headless", "--resolution", "200"], "--resolution"),
+                   (["--headless", "--threads", "256"], "--threads"),
+                   (["--headless", "--size", "8192x8192"], "--size"),
+                   (["--headless", "--frames", "100000000"], "--frames"),
+                   (["--headless", "--mesh", ""], "--mesh"),
+                   (["--headless", "--stats", ""], "--stats")]:
+    result = run(*args)
+    check(result.returncode == 2, f"{args} exit code {result.returncode}, expected 2")
+    check(flag in result.stderr, f"{args} message names {flag}: {result.stderr.strip()}")
+
+# An output that cannot be written fails before the simulation, not after
+# it: this run would take minutes.
+missing = "/nonexistent/dir/x.json"
+started = time.monotonic()
+result = run("--headless", "--preset", "bunny", "--frames", "100000", "--stats", missing)
+seconds = time.monotonic() - started
+check(result.returncode == 2, f"--stats {missing}: exit code {result.returncode}, expected 2")
+check("--stats" in result.stderr and missing in result.stderr,
+      f"--stats {missing}: message names the option and the path: {result.stderr.strip()}")
+check(seconds < 10, f"--stats {missing} refused before simulating ({seconds:.1f} s)")
+
+# A write that fails (a full disk) is an error with the OS's reason.
+result = run("--headless", "--preset", "cube", "--frames", "1", "--stats", "/dev/full")
+check(result.returncode == 1, f"--stats /dev/full: exit code {result.returncode}, expected 1")
+check("/dev/full" in result.stderr and "No space left" in result.stderr,
+      f"--stats /dev/full: message names the path and why: {result.stderr.strip()}")
+
 # The GPU solver headless, with a screenshot of the real renderer offscreen.
 shot_path = workdir / "cli_beam.png"
 result = run("--headless", "--solver", "gpu", "--preset", "beam", "--frames", "120",
@@ -85,6 +117,15 @@ else:
     png = shot_path.read_bytes() if shot_path.exists() else b""
     check(png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10000,
           f"screenshot is a PNG with content ({len(png)} bytes)")
+
+    # The same offscreen screenshot onto a full disk: stb's writer used to
+    # say nothing and the run printed "screenshot written".
+    result = run("--headless", "--preset", "cube", "--frames", "1", "--size", "64x64",
+                 "--screenshot", "/dev/full")
+    check(result.returncode != 0, f"--screenshot /dev/full: exit code {result.returncode}")
+    check("screenshot written" not in result.stdout, "--screenshot /dev/full not 'written'")
+    check("/dev/full" in result.stderr and "No space left" in result.stderr,
+          f"--screenshot /dev/full: message names the path and why: {result.stderr.strip()}")
 
 # The bunny preset and own meshes: an OBJ tetrahedralized on load (also as
 # the bare last argument), and a bad file refused with its name.
