@@ -156,7 +156,8 @@ int run_headless(const Options& options)
     if (diverged) {
         std::fprintf(stderr,
                      "softbody: the simulation diverged: %zu of %zu vertices have a NaN or "
-                     "infinite position after frame %d of %d (stopped there)\n",
+                     "infinite position, found at frame %d of %d (looked for once per "
+                     "simulated second; the run stopped there)\n",
                      s.nan_count, report.vertices, frames, frames_asked);
     }
     if (report.mean_residual) {
@@ -185,8 +186,8 @@ int run_headless(const Options& options)
             written = false;
         }
     }
-    if (!written) {
-        return 1;
+    if (diverged) {
+        return kExitDiverged;  // the bigger news, also when a write failed too
     }
-    return diverged ? kExitDiverged : 0;
+    return written ? 0 : 1;
 }
