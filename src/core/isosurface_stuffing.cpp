@@ -22,11 +22,11 @@ constexpr double kFlatVolumeFraction = 1e-6;
 
 constexpr uint32_t kNone = UINT32_MAX;
 
-// A watched load reports about this many times per step, and no oftener
-// than every few thousand inside tests (fewer and the threads of the
-// winding numbers idle between chunks).
-constexpr uint32_t kProgressChunks = 64;
-constexpr uint32_t kMinInsideChunk = 4096;
+// A watched load reports about this many times per step (a cancel waits
+// for the chunk under way), and no oftener than every thousand inside tests
+// (fewer and the threads of the winding numbers idle between chunks).
+constexpr uint32_t kProgressChunks = 128;
+constexpr uint32_t kMinInsideChunk = 1024;
 // The share of the stuffing stage that finding the cut points takes (each
 // searches the surface's triangles); warping and filling are the rest.
 constexpr double kCutPointsShare = 0.8;
