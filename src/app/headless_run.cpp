@@ -62,15 +62,15 @@ FramesRun run_frames_checked(Solver& solver, DragScript& drags, const SimParams&
 
 int run_headless(const Options& options)
 {
-    Result<TetMeshDesc> desc = options.mesh_path.empty()
-                                   ? make_preset_mesh(options.preset)
-                                   : make_body_from_file(options.mesh_path,
-                                                         options.mesh_resolution);
-    if (!desc) {
-        std::cerr << "softbody: " << desc.error() << "\n";
-        return 1;
+    // A file loads as the window loads it (prepare_body_from_file), here
+    // on this thread.
+    Result<TetMesh> prepared = Result<TetMesh>::failure("");
+    if (options.mesh_path.empty()) {
+        Result<TetMeshDesc> desc = make_preset_mesh(options.preset);
+        prepared = desc ? prepare_tet_mesh(desc.value()) : Result<TetMesh>::failure(desc.error());
+    } else {
+        prepared = prepare_body_from_file(options.mesh_path, options.mesh_resolution);
     }
-    Result<TetMesh> prepared = prepare_tet_mesh(desc.value());
     if (!prepared) {
         std::cerr << "softbody: " << prepared.error() << "\n";
         return 1;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace {
 
@@ -97,6 +98,23 @@ void solver_section(PanelState& s, const Scene& scene)
     }
 }
 
+void loading_progress(const PanelState::LoadingView& load, PanelState& s)
+{
+    ImGui::TextColored(ImVec4(0.5f, 0.8f, 1.0f, 1.0f), "loading %s", load.path.c_str());
+    char overlay[96];
+    std::snprintf(overlay, sizeof overlay, "%s %.0f%%, %.1f s",
+                  load.cancelling ? "cancelling" : load.stage.c_str(), load.fraction * 100.0f,
+                  load.elapsed_s);
+    const float button_width = ImGui::CalcTextSize("Cancel").x +
+                               2.0f * ImGui::GetStyle().FramePadding.x;
+    ImGui::ProgressBar(load.fraction,
+                       ImVec2(-(button_width + ImGui::GetStyle().ItemSpacing.x), 0.0f), overlay);
+    ImGui::SameLine();
+    ImGui::BeginDisabled(load.cancelling);
+    if (ImGui::Button("Cancel")) s.cancel_load_requested = true;
+    ImGui::EndDisabled();
+}
+
 void mesh_file_section(PanelState& s)
 {
     ImGui::TextWrapped(".obj (tetrahedralized), .node/.ele (TetGen) or .tet; or drop a file "
@@ -107,6 +125,14 @@ void mesh_file_section(PanelState& s)
                      ParamLimits::mesh_resolution.max, "%d cells", ImGuiSliderFlags_AlwaysClamp);
     if ((ImGui::Button("Load") || entered) && s.mesh_path[0] != '\0') {
         s.file_requested = std::string(s.mesh_path);
+    }
+    if (s.loading) {
+        loading_progress(*s.loading, s);
+    }
+    if (!s.load_error.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "%s", s.load_error.c_str());
+        ImGui::PopTextWrapPos();
     }
 }
 
@@ -161,11 +187,10 @@ void draw_panel(PanelState& s, const Scene& scene)
         ImGui::SameLine();
     }
     ImGui::NewLine();
-    if (!scene.preset()) {
+    if (!scene.loaded()) {
+        ImGui::TextDisabled("No body yet: the first one is loading.");
+    } else if (!scene.preset()) {
         ImGui::TextWrapped("Body: %s", scene.body_name().c_str());
-    }
-    if (!s.loading.empty()) {
-        ImGui::TextColored(ImVec4(0.5f, 0.8f, 1.0f, 1.0f), "%s", s.loading.c_str());
     }
     if (ImGui::Button("Reset (R)")) s.reset_requested = true;
     ImGui::SameLine();
@@ -174,11 +199,18 @@ void draw_panel(PanelState& s, const Scene& scene)
     if (ImGui::Button("Step (N)")) s.step_requested = true;
     ImGui::Checkbox("Wireframe (W)", &s.wireframe);
 
+    // Opened when a load starts or fails: the progress and the error are
+    // shown there, by the Load button.
+    if (std::exchange(s.show_mesh_file_section, false)) ImGui::SetNextItemOpen(true);
     if (ImGui::CollapsingHeader("Mesh file")) mesh_file_section(s);
     if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) material_section(s);
-    if (ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) solver_section(s, scene);
-    if (ImGui::CollapsingHeader("Statistics", ImGuiTreeNodeFlags_DefaultOpen)) {
-        stats_section(s, scene);
+    if (scene.loaded()) {
+        if (ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) {
+            solver_section(s, scene);
+        }
+        if (ImGui::CollapsingHeader("Statistics", ImGuiTreeNodeFlags_DefaultOpen)) {
+            stats_section(s, scene);
+        }
     }
     if (!s.solver_note.empty()) {
         ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "%s", s.solver_note.c_str());

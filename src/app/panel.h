@@ -24,7 +24,20 @@ struct PanelState {
     bool screenshot_requested = false;
     std::optional<PresetId> preset_requested;
     std::optional<std::string> file_requested;  // from the path field or a dropped file
-    std::string loading;  // "loading FILE": shown while a file loads
+    bool cancel_load_requested = false;
+
+    // A file loading in the background: a progress bar and a Cancel button
+    // by the Load button while it runs.
+    struct LoadingView {
+        std::string path;
+        std::string stage;   // "winding numbers"
+        float fraction = 0.0f;
+        double elapsed_s = 0.0;
+        bool cancelling = false;
+    };
+    std::optional<LoadingView> loading;
+    std::string load_error;  // why the last load failed or was refused, by the Load button
+    bool show_mesh_file_section = false;  // opens it once (a load started or failed)
 
     // The mesh file field.
     char mesh_path[1024] = "";

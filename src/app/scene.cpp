@@ -32,20 +32,20 @@ Result<std::unique_ptr<Solver>> Scene::make_solver(SolverKind kind)
 
 Result<std::string> Scene::load_preset(PresetId id)
 {
-    return load_body(make_preset_mesh(id), id);
+    Result<TetMeshDesc> desc = make_preset_mesh(id);
+    if (!desc) {
+        return Result<std::string>::failure(desc.error());
+    }
+    return install_body(prepare_tet_mesh(desc.value()), id);
 }
 
 Result<std::string> Scene::load_file(const std::string& path, int resolution)
 {
-    return load_body(make_body_from_file(path, resolution), std::nullopt);
+    return install_body(prepare_body_from_file(path, resolution), std::nullopt);
 }
 
-Result<std::string> Scene::load_body(Result<TetMeshDesc> desc, std::optional<PresetId> preset)
+Result<std::string> Scene::install_body(Result<TetMesh> prepared, std::optional<PresetId> preset)
 {
-    if (!desc) {
-        return Result<std::string>::failure(desc.error());
-    }
-    Result<TetMesh> prepared = prepare_tet_mesh(desc.value());
     if (!prepared) {
         return Result<std::string>::failure(prepared.error());
     }
@@ -80,6 +80,9 @@ Result<std::string> Scene::load_body(Result<TetMeshDesc> desc, std::optional<Pre
 
 void Scene::reset()
 {
+    if (!loaded()) {
+        return;
+    }
     solver_->load(mesh_);
     cpu_buffers_ = kind_ == SolverKind::cpu ? std::make_unique<BodyBuffers>(*mesh_) : nullptr;
     initial_min_ = glm::vec3(INFINITY);
@@ -98,6 +101,10 @@ Result<bool> Scene::set_solver(SolverKind kind)
     Result<std::unique_ptr<Solver>> next = make_solver(kind);
     if (!next) {
         return Result<bool>::failure(next.error());
+    }
+    if (!loaded()) {
+        kind_ = kind;  // the first body will start on it
+        return true;
     }
     std::vector<glm::vec3> positions;
     std::vector<glm::vec3> velocities;
@@ -128,6 +135,9 @@ void Scene::step_frame(const SimParams& params)
 BodyDrawData Scene::draw_data()
 {
     BodyDrawData data{};
+    if (!loaded()) {
+        return data;
+    }
     data.index_count = static_cast<GLsizei>(mesh_->surface_triangles.size() * 3);
     // The shadow map is fitted to the region the body started in, padded by
     // the distance it may travel: the body's bounds are not read back.

@@ -27,8 +27,14 @@ public:
     // solver: the CPU one runs instead).
     Result<std::string> load_preset(PresetId id);
     // The same for a mesh file (.obj tetrahedralized at `resolution`,
-    // .node/.ele, .tet), placed like the presets.
+    // .node/.ele, .tet), placed like the presets, loaded on this thread.
     Result<std::string> load_file(const std::string& path, int resolution);
+    // The part of a load that needs the GL context: makes the solver and
+    // buffers for a mesh prepared elsewhere (prepare_body_from_file, maybe
+    // on another thread) and swaps the body in. On failure, `prepared`'s
+    // included, the current body keeps running.
+    Result<std::string> install_body(Result<TetMesh> prepared, std::optional<PresetId> preset);
+    // Restarts the body from its placed pose; nothing without a body.
     void reset();
 
     // Switching hands the current state over (one read-back, on request).
@@ -46,8 +52,11 @@ public:
     const Solver& solver() const { return *solver_; }
 
     // The buffers to draw. For the CPU solver this uploads its state.
+    // Without a body (the first file still loading): nothing, an empty stage.
     BodyDrawData draw_data();
 
+    // Whether there is a body. Until the first load ends there is none, and
+    // only loaded(), draw_data(), set_solver() and the loads may be called.
     bool loaded() const { return solver_ != nullptr; }
     // The preset running, or nullopt for a body loaded from a file.
     std::optional<PresetId> preset() const { return preset_; }
@@ -64,7 +73,6 @@ public:
 
 private:
     Result<std::unique_ptr<Solver>> make_solver(SolverKind kind);
-    Result<std::string> load_body(Result<TetMeshDesc> desc, std::optional<PresetId> preset);
 
     ShaderLibrary shaders_;
     bool compute_available_;

@@ -7,6 +7,7 @@
 #include "app/panel.h"
 #include "app/scene.h"
 #include "app/screenshot.h"
+#include "app/window_loads.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gpu_timer.h"
 #include "gpu/grab_overlay.h"
@@ -157,14 +158,41 @@ void apply_preset(Scene& scene, PresetId id, PanelState& panel, OrbitCamera& cam
     after_load(scene.load_preset(id), scene, panel, camera, preset_info(id).suggested_youngs_pa);
 }
 
-void apply_file(Scene& scene, const std::string& path, PanelState& panel, OrbitCamera& camera)
+// Swaps in a body loaded in the background (on this thread: the solver and
+// buffers need the GL context). Until the first body is there, a file that
+// fails is replaced by the preset of the command line, as the program has
+// always started; returns false when even that fails.
+bool install_loaded_file(Result<TetMesh> loaded, Scene& scene, PanelState& panel,
+                         OrbitCamera& camera, MouseGrab& mouse_grab, const Options& options)
 {
-    const auto start = std::chrono::steady_clock::now();
-    after_load(scene.load_file(path, panel.mesh_resolution), scene, panel, camera,
-               kLoadedBodyYoungsPa);
-    spdlog::info("loading {} took {:.0f} ms", path,
-                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                           start).count());
+    const bool first_body = !scene.loaded();
+    if (loaded) {
+        if (!first_body) {
+            mouse_grab.end(scene);
+        }
+        // The first body keeps the material of the command line.
+        const float youngs_pa =
+            first_body ? panel.params.youngs_modulus_pa : kLoadedBodyYoungsPa;
+        Result<std::string> installed = scene.install_body(std::move(loaded), std::nullopt);
+        if (installed) {
+            after_load(installed, scene, panel, camera, youngs_pa);
+            return true;
+        }
+        // The mesh was fine; its solver was not (too large for the GPU).
+        spdlog::error("{}", installed.error());
+        panel.load_error = installed.error();
+        panel.show_mesh_file_section = true;
+    }
+    // A failed or cancelled load was logged and shown when it ended.
+    if (!first_body) {
+        return true;  // the running body is untouched
+    }
+    spdlog::info("starting on the {} preset instead", preset_info(options.preset).name);
+    apply_preset(scene, options.preset, panel, camera);
+    if (options.youngs_modulus_pa) {
+        panel.params.youngs_modulus_pa = *options.youngs_modulus_pa;
+    }
+    return scene.loaded();
 }
 
 // A failed write (full disk, read-only folder) is logged with its reason;
@@ -237,26 +265,22 @@ int run_window_app(const Options& options)
         OrbitCamera camera;
         std::snprintf(panel.mesh_path, sizeof panel.mesh_path, "%s", options.mesh_path.c_str());
         panel.mesh_resolution = options.mesh_resolution;
+        WindowLoads loads;
         if (options.mesh_path.empty()) {
             apply_preset(scene, options.preset, panel, camera);
-        } else {
-            apply_file(scene, options.mesh_path, panel, camera);
             if (!scene.loaded()) {
-                const std::string why = panel.solver_note;
-                spdlog::info("starting on the {} preset instead", preset_info(options.preset).name);
-                apply_preset(scene, options.preset, panel, camera);
-                panel.solver_note = why;  // keep saying why the file is not running
+                exit_code = 1;
             }
+            if (options.youngs_modulus_pa) {
+                panel.params.youngs_modulus_pa = *options.youngs_modulus_pa;
+            }
+        } else {
+            // In the background like any other file: the window opens at
+            // once and draws the empty stage until this first body is there.
+            loads.request(options.mesh_path, options.mesh_resolution, panel);
         }
-        panel.params = params_from_options(options);
-        if (scene.loaded() && scene.preset() && !options.youngs_modulus_pa) {
-            // A preset, also when it stands in for a file that failed.
-            panel.params.youngs_modulus_pa = preset_info(*scene.preset()).suggested_youngs_pa;
-        }
-        if (!scene.loaded()) {
-            exit_code = 1;
-        } else if (options.solver_or_default() == "cpu") {
-            scene.set_solver(SolverKind::cpu);
+        if (exit_code == 0 && options.solver_or_default() == "cpu") {
+            scene.set_solver(SolverKind::cpu);  // without a body yet, the first one starts on it
         }
 
         Result<std::unique_ptr<GrabOverlay>> overlay_created = GrabOverlay::create(shaders);
@@ -269,11 +293,14 @@ int run_window_app(const Options& options)
         MouseGrab mouse_grab;
         bool left_was_down = false;
         DragScript drags(options.drags, options.grab_stiffness_n_per_m);
-        if (scene.loaded()) {
-            if (Result<bool> valid = drags.validate(scene.mesh()); !valid) {
-                spdlog::error("{}", valid.error());
-                exit_code = 2;
-            }
+        // Checked against the first body, whenever it is there.
+        const auto drags_fit_the_body = [&] {
+            Result<bool> valid = drags.validate(scene.mesh());
+            if (!valid) spdlog::error("{}", valid.error());
+            return valid.ok();
+        };
+        if (scene.loaded() && !drags_fit_the_body()) {
+            exit_code = 2;
         }
 
         Result<std::unique_ptr<Renderer>> created = Renderer::create(shaders);
@@ -320,7 +347,7 @@ int run_window_app(const Options& options)
             const Ray ray = cursor_ray(view, glm::vec2(cursor_x, cursor_y), glm::vec2(window_size));
             const bool left_down =
                 glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
-            if (left_down && !left_was_down && !ImGui::GetIO().WantCaptureMouse &&
+            if (left_down && !left_was_down && !ImGui::GetIO().WantCaptureMouse && scene.loaded() &&
                 mouse_grab.begin(scene, ray, view, panel.grab_stiffness_n_per_m)) {
                 const glm::vec3 at = mouse_grab.grab().target_m;
                 spdlog::info("grabbed the body at ({:.3f}, {:.3f}, {:.3f}) m", at.x, at.y, at.z);
@@ -354,17 +381,24 @@ int run_window_app(const Options& options)
                               panel.file_requested->c_str());
             }
             if (panel.file_requested) {
-                if (panel.loading.empty()) {
-                    // Draw one frame that says so: a large OBJ takes a moment.
-                    panel.loading = "loading " + *panel.file_requested + " ...";
-                    spdlog::info("{}", panel.loading);
-                } else {
-                    mouse_grab.end(scene);
-                    apply_file(scene, *std::exchange(panel.file_requested, std::nullopt), panel,
-                               camera);
-                    panel.loading.clear();
-                    clock.clear();
+                loads.request(*std::exchange(panel.file_requested, std::nullopt),
+                              panel.mesh_resolution, panel);
+            }
+            if (std::exchange(panel.cancel_load_requested, false)) {
+                loads.cancel();
+            }
+            if (std::optional<Result<TetMesh>> finished = loads.poll(panel)) {
+                const bool first_body = !scene.loaded();
+                if (!install_loaded_file(std::move(*finished), scene, panel, camera, mouse_grab,
+                                         options)) {
+                    exit_code = 1;
+                    break;
                 }
+                if (first_body && !drags_fit_the_body()) {
+                    exit_code = 2;
+                    break;
+                }
+                clock.clear();
             }
             if (std::exchange(panel.reset_requested, false)) {
                 mouse_grab.end(scene);
@@ -388,8 +422,11 @@ int run_window_app(const Options& options)
                 }
             }
 
-            int steps = panel.paused ? 0 : clock.steps_due(elapsed_s);
-            if (std::exchange(panel.step_requested, false)) {
+            if (!scene.loaded()) {
+                clock.clear();  // nothing to simulate until the first body is there
+            }
+            int steps = panel.paused || !scene.loaded() ? 0 : clock.steps_due(elapsed_s);
+            if (std::exchange(panel.step_requested, false) && scene.loaded()) {
                 steps = 1;
             }
             if (options.frames) {
@@ -476,6 +513,7 @@ int run_window_app(const Options& options)
                 break;
             }
         }
+        loads.cancel_and_wait();  // Esc or a closed window during a load
     }
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();

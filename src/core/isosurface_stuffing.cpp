@@ -1,5 +1,6 @@
 #include "core/isosurface_stuffing.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstdint>
@@ -20,6 +21,15 @@ constexpr float kAlphaShort = 0.35900f;  // corner-to-centre edges, length h sqr
 constexpr double kFlatVolumeFraction = 1e-6;
 
 constexpr uint32_t kNone = UINT32_MAX;
+
+// A watched load reports about this many times per step (a cancel waits
+// for the chunk under way), and no oftener than every thousand inside tests
+// (fewer and the threads of the winding numbers idle between chunks).
+constexpr uint32_t kProgressChunks = 128;
+constexpr uint32_t kMinInsideChunk = 1024;
+// The share of the stuffing stage that finding the cut points takes (each
+// searches the surface's triangles); warping and filling are the rest.
+constexpr double kCutPointsShare = 0.8;
 
 enum Label : int8_t { kOut = -1, kOn = 0, kIn = 1 };
 
@@ -116,16 +126,17 @@ struct CutPoint {
 // being written.
 class Stuffer {
 public:
-    Stuffer(const BccLatticeSpec& spec, const ImplicitSolid& solid)
-        : spec_(spec), lattice_(spec), solid_(solid)
+    Stuffer(const BccLatticeSpec& spec, const ImplicitSolid& solid, LoadProgress* progress)
+        : spec_(spec), lattice_(spec), solid_(solid), progress_(progress)
     {
     }
 
     TetMeshDesc run(const std::string& name, StuffingStats& stats);
 
 private:
-    void classify();
-    void find_cut_points();
+    // Each returns false when the load was cancelled part-way.
+    bool classify();
+    bool find_cut_points();
     void warp();
     void fill_tet(const uint32_t v[4]);
 
@@ -138,6 +149,7 @@ private:
     BccLatticeSpec spec_;
     BccLattice lattice_;
     const ImplicitSolid& solid_;
+    LoadProgress* progress_;
     std::vector<glm::vec3> position_;        // per lattice vertex, warped
     std::vector<int8_t> label_;              // per lattice vertex
     std::vector<uint32_t> output_vertex_;    // per lattice vertex, or kNone
@@ -147,26 +159,43 @@ private:
     TetMeshDesc mesh_;
 };
 
-void Stuffer::classify()
+// The inside tests, in chunks so that a watched load can report and stop
+// between them: the winding numbers behind them are most of a load's time.
+bool Stuffer::classify()
 {
     const uint32_t n = lattice_.vertex_count();
     position_.resize(n);
     for (uint32_t id = 0; id < n; ++id) {
         position_[id] = lattice_.position(lattice_.coords(id));
     }
-    const std::vector<bool> inside = solid_.inside(position_);
     label_.resize(n);
-    for (uint32_t id = 0; id < n; ++id) {
-        label_[id] = inside[id] ? kIn : kOut;
+    const uint32_t chunk = std::max(n / kProgressChunks + 1, kMinInsideChunk);
+    std::vector<glm::vec3> points;
+    for (uint32_t first = 0; first < n; first += chunk) {
+        const uint32_t last = std::min(n, first + chunk);
+        points.assign(position_.begin() + first, position_.begin() + last);
+        const std::vector<bool> inside = solid_.inside(points);
+        for (uint32_t id = first; id < last; ++id) {
+            label_[id] = inside[id - first] ? kIn : kOut;
+        }
+        report_progress(progress_, static_cast<double>(last) / n);
+        if (load_cancelled(progress_)) return false;
     }
     output_vertex_.assign(n, kNone);
+    return true;
 }
 
 // One cut point on every lattice edge whose ends are on opposite sides.
-void Stuffer::find_cut_points()
+bool Stuffer::find_cut_points()
 {
     glm::ivec3 nb[14];
-    for (uint32_t a = 0; a < lattice_.vertex_count(); ++a) {
+    const uint32_t n = lattice_.vertex_count();
+    const uint32_t chunk = n / kProgressChunks + 1;
+    for (uint32_t a = 0; a < n; ++a) {
+        if (a % chunk == 0) {
+            report_progress(progress_, kCutPointsShare * a / n);
+            if (load_cancelled(progress_)) return false;
+        }
         const glm::ivec3 d = lattice_.coords(a);
         const int count = lattice_.neighbours(d, nb);
         for (int k = 0; k < count; ++k) {
@@ -179,6 +208,7 @@ void Stuffer::find_cut_points()
             cuts_[edge_key(a, b)] = {solid_.crossing(position_[in], position_[out])};
         }
     }
+    return true;
 }
 
 // Snap every vertex that a cut point violates onto the nearest such cut
@@ -418,8 +448,10 @@ void Stuffer::fill_tet(const uint32_t v[4])
 TetMeshDesc Stuffer::run(const std::string& name, StuffingStats& stats)
 {
     mesh_.name = name;
-    classify();
-    find_cut_points();
+    enter_stage(progress_, kWindingNumbersStage);
+    if (!classify()) return {};
+    enter_stage(progress_, kStuffingStage);
+    if (!find_cut_points()) return {};
     stats.cut_points = cuts_.size();
     warp();
 
@@ -427,6 +459,8 @@ TetMeshDesc Stuffer::run(const std::string& name, StuffingStats& stats)
     // and two consecutive corners of the square face the segment crosses.
     const glm::ivec3 cells = spec_.cells;
     for (int k = 0; k < cells.z; ++k) {
+        report_progress(progress_, kCutPointsShare + (1.0 - kCutPointsShare) * k / cells.z);
+        if (load_cancelled(progress_)) return {};
         for (int j = 0; j < cells.y; ++j) {
             for (int i = 0; i < cells.x; ++i) {
                 const glm::ivec3 c = 2 * glm::ivec3(i, j, k) + 1;
@@ -463,9 +497,10 @@ TetMeshDesc Stuffer::run(const std::string& name, StuffingStats& stats)
 }  // namespace
 
 TetMeshDesc stuff_isosurface(const BccLatticeSpec& lattice, const ImplicitSolid& solid,
-                             const std::string& name, StuffingStats* stats)
+                             const std::string& name, StuffingStats* stats,
+                             LoadProgress* progress)
 {
     StuffingStats local;
-    TetMeshDesc mesh = Stuffer(lattice, solid).run(name, stats ? *stats : local);
+    TetMeshDesc mesh = Stuffer(lattice, solid, progress).run(name, stats ? *stats : local);
     return mesh;
 }

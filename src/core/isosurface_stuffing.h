@@ -8,6 +8,7 @@
 // whatever the surface.
 #pragma once
 
+#include "core/load_progress.h"
 #include "core/tet_mesh.h"
 
 #include <glm/glm.hpp>
@@ -44,6 +45,10 @@ struct StuffingStats {
 };
 
 // The tets that fill the solid, each with positive volume; `name` names the
-// mesh. Vertices are only those the tets use.
+// mesh. Vertices are only those the tets use. With `progress`, the inside
+// tests report as the winding-numbers stage (what the tetrahedralizer's
+// inside test computes) and the rest as the stuffing stage; a cancelled run
+// returns an empty mesh.
 TetMeshDesc stuff_isosurface(const BccLatticeSpec& lattice, const ImplicitSolid& solid,
-                             const std::string& name, StuffingStats* stats = nullptr);
+                             const std::string& name, StuffingStats* stats = nullptr,
+                             LoadProgress* progress = nullptr);

@@ -21,30 +21,39 @@ std::string lowercase_extension(const std::string& path)
 
 }  // namespace
 
-Result<TetMeshDesc> load_mesh_file(const std::string& path, const TetrahedralizeOptions& options)
+Result<TetMeshDesc> read_mesh_file(const std::string& path, const TetrahedralizeOptions& options)
 {
     const std::string ext = lowercase_extension(path);
-    Result<TetMeshDesc> loaded = Result<TetMeshDesc>::failure("");
+    enter_stage(options.progress, kReadingStage);
     if (ext == ".obj") {
         Result<SurfaceMesh> surface = load_obj_surface(path);
         if (!surface) {
             return Result<TetMeshDesc>::failure(surface.error());
         }
-        loaded = tetrahedralize(surface.value(), options, path);
-    } else if (ext == ".node" || ext == ".ele") {
-        loaded = load_tetgen_files(path);
-    } else if (ext == ".tet") {
-        loaded = load_tet_file(path);
-    } else {
-        return Result<TetMeshDesc>::failure(
-            "'" + path + "': unknown kind of file '" + ext +
-            "' (expected .obj, .node/.ele or .tet)");
+        report_progress(options.progress, 1.0);
+        if (load_cancelled(options.progress)) {
+            return Result<TetMeshDesc>::failure(load_cancelled_message(path));
+        }
+        return tetrahedralize(surface.value(), options, path);
     }
+    if (ext == ".node" || ext == ".ele") {
+        return load_tetgen_files(path);
+    }
+    if (ext == ".tet") {
+        return load_tet_file(path);
+    }
+    return Result<TetMeshDesc>::failure("'" + path + "': unknown kind of file '" + ext +
+                                        "' (expected .obj, .node/.ele or .tet)");
+}
+
+Result<TetMeshDesc> load_mesh_file(const std::string& path, const TetrahedralizeOptions& options)
+{
+    Result<TetMeshDesc> loaded = read_mesh_file(path, options);
     if (!loaded) {
         return loaded;
     }
     // The checks the solvers will make, now, while the file can be named.
-    const Result<TetMesh> prepared = prepare_tet_mesh(loaded.value());
+    const Result<TetMesh> prepared = prepare_tet_mesh(loaded.value(), options.progress);
     if (!prepared) {
         return Result<TetMeshDesc>::failure(prepared.error());
     }

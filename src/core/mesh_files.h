@@ -31,7 +31,13 @@
 // Loads any of the kinds above and checks it as the solvers will
 // (prepare_tet_mesh), so a mesh that loads can be simulated. The mesh keeps
 // the file's coordinates: see place_above_ground(). Its name is the path.
+// options.progress, if set, sees every stage (reading, tetrahedralizing,
+// the check's preparation) and may cancel them (load_progress.h).
 Result<TetMeshDesc> load_mesh_file(const std::string& path, const TetrahedralizeOptions& options);
+
+// The same without the solvers' checks, for a caller that prepares the mesh
+// itself once it is placed (preparing twice costs a large mesh seconds).
+Result<TetMeshDesc> read_mesh_file(const std::string& path, const TetrahedralizeOptions& options);
 
 // The .tet format alone.
 Result<TetMeshDesc> load_tet_file(const std::string& path);

@@ -149,15 +149,27 @@ Result<TetMeshDesc> make_preset_mesh(PresetId id)
     return desc;
 }
 
-Result<TetMeshDesc> make_body_from_file(const std::string& path, int resolution)
+Result<TetMeshDesc> make_body_from_file(const std::string& path, int resolution,
+                                        LoadProgress* progress)
 {
     TetrahedralizeOptions options;
     options.cells_along_longest_side = resolution;
-    Result<TetMeshDesc> loaded = load_mesh_file(path, options);
+    options.progress = progress;
+    Result<TetMeshDesc> loaded = read_mesh_file(path, options);
     if (!loaded) {
         return loaded;
     }
     TetMeshDesc desc = std::move(loaded).value();
     place_above_ground(desc, 0.6f, 0.4f, glm::radians(15.0f));
     return desc;
+}
+
+Result<TetMesh> prepare_body_from_file(const std::string& path, int resolution,
+                                       LoadProgress* progress)
+{
+    Result<TetMeshDesc> desc = make_body_from_file(path, resolution, progress);
+    if (!desc) {
+        return Result<TetMesh>::failure(desc.error());
+    }
+    return prepare_tet_mesh(desc.value(), progress);
 }

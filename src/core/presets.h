@@ -32,7 +32,16 @@ inline constexpr int kDefaultMeshResolution = 12;
 
 // A body from a file (.obj, .node/.ele, .tet), placed like the presets:
 // scaled to 0.6 m along its longest side, tilted, its lowest point 0.4 m up.
-Result<TetMeshDesc> make_body_from_file(const std::string& path, int resolution);
+// Not yet checked: prepare it (prepare_tet_mesh) before simulating it.
+// `progress` (optional) sees the stages and may cancel (load_progress.h).
+Result<TetMeshDesc> make_body_from_file(const std::string& path, int resolution,
+                                        LoadProgress* progress = nullptr);
+
+// All of loading a body from a file that needs no GL: read, tetrahedralize,
+// place and prepare. The command line, the window's background load and the
+// tests all load through it.
+Result<TetMesh> prepare_body_from_file(const std::string& path, int resolution,
+                                       LoadProgress* progress = nullptr);
 
 // The Young's modulus a loaded body starts with.
 inline constexpr float kLoadedBodyYoungsPa = 3.0e5f;

@@ -101,8 +101,19 @@ std::vector<float> inverse_masses(const TetMesh& mesh, float density_kg_m3)
     return w;
 }
 
-Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc)
+Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc, LoadProgress* progress)
 {
+    enter_stage(progress, kPreparingStage);
+    // Between steps: how far, and whether to go on. The fractions are where
+    // each step ended on a 416k-tet mesh (1.3 s in all; finding the boundary
+    // faces took 83% of it, the colours 13%).
+    const auto step_done = [&](double fraction) {
+        report_progress(progress, fraction);
+        return !load_cancelled(progress);
+    };
+    const auto cancelled = [&] {
+        return Result<TetMesh>::failure(load_cancelled_message(desc.name));
+    };
     const size_t nv_in = desc.positions.size();
     if (nv_in == 0 || desc.tets.empty()) {
         return Result<TetMesh>::failure(prefix(desc) + "has no " +
@@ -144,6 +155,8 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc)
                                             " is out of range");
         }
     }
+
+    if (!step_done(0.01)) return cancelled();
 
     // 2. Orientation; drop degenerate tets.
     const glm::dvec3 extent = hi - lo;
@@ -192,6 +205,8 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc)
         }
     }
 
+    if (!step_done(0.03)) return cancelled();
+
     // 3.-4. Rest data and lumped volumes (mass = density * lumped volume).
     const size_t nt = mesh.tets.size();
     mesh.inv_rest_shapes.resize(nt);
@@ -220,8 +235,12 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc)
         mesh.max_corner_valence[t] = static_cast<float>(m);
     }
 
+    if (!step_done(0.04)) return cancelled();
+
     // 5. Boundary surface.
     mesh.surface_triangles = boundary_triangles(mesh.tets);
+
+    if (!step_done(0.86)) return cancelled();
 
     // 6. Adjacency: slot s = tet * 4 + corner belongs to vertex tets[t][corner].
     std::vector<uint32_t> vertex_of_slot(nt * 4);
@@ -244,7 +263,10 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc)
     }
     mesh.vertex_triangles = std::move(corners);
 
+    if (!step_done(0.87)) return cancelled();
+
     // 7. Colours for the Gauss-Seidel solver.
     mesh.tet_colors = color_tets(mesh.tets, nv);
+    report_progress(progress, 1.0);
     return mesh;
 }

@@ -4,6 +4,7 @@
 // shared by the solvers and the renderer.
 #pragma once
 
+#include "core/load_progress.h"
 #include "core/result.h"
 
 #include <glm/glm.hpp>
@@ -62,8 +63,10 @@ struct TetMesh {
 
 // Checks and prepares a mesh. Fails, with a message that names the mesh and
 // the reason, on an empty mesh, an index out of range, a tet that repeats a
-// vertex, a non-finite coordinate, or when no tet has volume.
-Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc);
+// vertex, a non-finite coordinate, or when no tet has volume. With
+// `progress`, it reports as the preparing stage between its steps and stops
+// with "loading NAME cancelled" when asked to.
+Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc, LoadProgress* progress = nullptr);
 
 // The boundary faces, counter-clockwise seen from outside, for tets of
 // positive volume (DESIGN.md 1.5): the faces that exactly one tet has.

@@ -157,6 +157,7 @@ Result<TetMeshDesc> tetrahedralize(const SurfaceMesh& surface,
     const glm::vec3 centre = 0.5f * (bounds.lo + bounds.hi);
     lattice.origin = centre - 0.5f * lattice.cell_m * glm::vec3(lattice.cells);
 
+    enter_stage(options.progress, kWindingNumbersStage);
     const SurfaceSolid solid(surface);
     ImplicitSolid implicit;
     implicit.inside = [&](const std::vector<glm::vec3>& p) { return solid.inside(p); };
@@ -164,7 +165,10 @@ Result<TetMeshDesc> tetrahedralize(const SurfaceMesh& surface,
         return solid.crossing(in, out);
     };
     StuffingStats stats;
-    TetMeshDesc mesh = stuff_isosurface(lattice, implicit, name, &stats);
+    TetMeshDesc mesh = stuff_isosurface(lattice, implicit, name, &stats, options.progress);
+    if (load_cancelled(options.progress)) {
+        return Result<TetMeshDesc>::failure(load_cancelled_message(name));
+    }
     if (mesh.tets.empty()) {
         return Result<TetMeshDesc>::failure(
             prefix(name) + "the surface encloses no volume at this resolution: the winding "

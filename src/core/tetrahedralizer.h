@@ -4,6 +4,7 @@
 // stuffing for a boundary that follows the surface (isosurface_stuffing.h).
 #pragma once
 
+#include "core/load_progress.h"
 #include "core/result.h"
 #include "core/surface_mesh.h"
 #include "core/tet_mesh.h"
@@ -15,6 +16,9 @@ struct TetrahedralizeOptions {
     // Lattice cells along the longest side of the bounding box: sets the tet
     // size. 12 gives the bunny about 1,200 vertices and 4,500 tets.
     int cells_along_longest_side = 12;
+    // Where to report how far it has come and to look for a cancel request
+    // (load_progress.h); nullptr: nobody is watching.
+    LoadProgress* progress = nullptr;
 };
 
 // Accepted range of cells_along_longest_side.
@@ -35,7 +39,8 @@ struct TetrahedralizeReport {
 // The tet mesh, in the surface's units; `name` names the source in
 // messages. Fails, with a message naming it, on an empty or non-finite
 // surface, a resolution out of range, or a surface with no inside (so open
-// that the winding number never reaches 1/2, or thinner than a cell).
+// that the winding number never reaches 1/2, or thinner than a cell), and
+// with "loading NAME cancelled" when options.progress asks it to stop.
 Result<TetMeshDesc> tetrahedralize(const SurfaceMesh& surface,
                                    const TetrahedralizeOptions& options,
                                    const std::string& name,

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 using SceneTest = GlTest;
 
@@ -53,6 +54,39 @@ TEST_F(SceneTest, LoadsTheBunnyFromItsObjAndSwitchesSolvers)
     ASSERT_TRUE(scene.set_solver(SolverKind::cpu).ok());
     scene.step_frame(SimParams());
     ASSERT_TRUE(scene.set_solver(SolverKind::gpu).ok());
+    scene.step_frame(SimParams());
+    std::vector<glm::vec3> positions;
+    scene.solver().read_positions(positions);
+    EXPECT_EQ(compute_stats(scene.mesh(), positions, {}).nan_count, 0u);
+}
+
+TEST_F(SceneTest, StartsEmptyAndTakesABodyLoadedOnAnotherThread)
+{
+    // The window's start-up file: no body until the background load ends.
+    Scene scene(ShaderLibrary(), true);
+    EXPECT_FALSE(scene.loaded());
+    EXPECT_EQ(scene.draw_data().index_count, 0);  // an empty stage
+    scene.reset();                                 // nothing to reset, no crash
+    ASSERT_TRUE(scene.set_solver(SolverKind::cpu).ok());
+    EXPECT_FALSE(scene.loaded());
+
+    // A failed or cancelled load leaves it empty.
+    EXPECT_FALSE(scene.install_body(Result<TetMesh>::failure("loading x.obj cancelled"),
+                                    std::nullopt).ok());
+    EXPECT_FALSE(scene.loaded());
+
+    // The mesh prepared elsewhere, the solver made here; the solver chosen
+    // before the body is the one it starts on.
+    Result<TetMesh> prepared = Result<TetMesh>::failure("not loaded yet");
+    std::thread([&] { prepared = prepare_body_from_file(asset_directory() + "/bunny.obj", 8); })
+        .join();
+    ASSERT_TRUE(prepared.ok()) << prepared.error();
+    const size_t tets = prepared.value().tet_count();
+    ASSERT_TRUE(scene.install_body(std::move(prepared), std::nullopt).ok());
+    ASSERT_TRUE(scene.loaded());
+    EXPECT_EQ(scene.solver_kind(), SolverKind::cpu);
+    EXPECT_EQ(scene.mesh().tet_count(), tets);
+    EXPECT_GT(scene.draw_data().index_count, 0);
     scene.step_frame(SimParams());
     std::vector<glm::vec3> positions;
     scene.solver().read_positions(positions);
