@@ -250,7 +250,11 @@ TEST_F(HostileFiles, ObjLinesThatTinyObjLoaderWouldMisreadAreRefusedWithTheirLin
          "line 1: a vertex has a coordinate beyond the float range (+-3.4e38) ('1e39')"},
         {"zero.obj", cube + "f 0 1 2\n", "line 21: face corner '0': index 0 (OBJ counts from 1)"},
         {"high.obj", cube + "f 1 2 9\n",
-         "line 21: face corner '9': vertex index 9 out of range (8 vertices in the file)"},
+         "line 21: face corner '9': vertex index 9 out of range (8 vertices above this line)"},
+        // tinyobjloader drops a polygon with a forward index when an 'o' or
+        // 'g' line comes between.
+        {"forward.obj", "f 1 2 3 4\ng next\n" + cube,
+         "line 1: face corner '1': vertex index 1 out of range (0 vertices above this line)"},
         {"before.obj", cube + "f 1 2 -9\n",
          "line 21: face corner '-9': vertex index -9 out of range (8 vertices above this line)"},
         {"texture.obj", cube + "f 1/1 2/1 3/1\n",
@@ -260,6 +264,12 @@ TEST_F(HostileFiles, ObjLinesThatTinyObjLoaderWouldMisreadAreRefusedWithTheirLin
         {"slash.obj", cube + "f 1/ 2 3\n", "line 21: face corner '1/': not an index"},
         {"slashes.obj", cube + "f 1/1/1/1 2 3\n", "line 21: face corner '1/1/1/1': too many '/'"},
         {"two_corners.obj", cube + "f 1 2\n", "line 21: a face needs at least 3 corners, this one has 2"},
+        {"huge_polygon.obj", cube + "f" + [] {
+             std::string corners;
+             for (int c = 0; c < 1025; ++c) corners += " " + std::to_string(c % 8 + 1);
+             return corners;
+         }() + "\n",
+         "line 21: a face of 1025 corners, more than the 1024 allowed"},
         {"bare_f.obj", cube + "f\n", "line 21: a face needs at least 3 corners, this one has 0"},
         {"bare_v.obj", "v\n" + cube, "line 1: expected 'v x y z'"},
         {"face_comment.obj", cube + "f 1 2 3 # a comment\n", "line 21: face corner '#'"},
@@ -279,7 +289,7 @@ TEST_F(HostileFiles, ObjLinesThatTinyObjLoaderWouldMisreadAreRefusedWithTheirLin
 TEST_F(HostileFiles, ObjLineFormsThatAreValidStillLoad)
 {
     // w, colours, a comment after a vertex, CRLF and CR line ends, tabs,
-    // the corner forms, relative and forward indices.
+    // the corner forms, relative indices, a polygon.
     const std::string text =
         "v -0.5 -0.5 -0.5 1.0\r\n"
         "v\t0.5 -0.5 -0.5 1 0 0\r\n"
@@ -288,9 +298,9 @@ TEST_F(HostileFiles, ObjLineFormsThatAreValidStillLoad)
         "vt 0 0\nvn 0 0 1\n"
         "f 1/1/1 3//1 -1/-1/-1\n"   // -1: vertex 4, the last one above
         "f 1 4 2\n"
-        "f 5 6 8\nf 5 8 7\nf 1 2 6\nf 1 6 5\nf 3 7 8\nf 3 8 4\n"
-        "f 1 5 7\nf 1 7 3\nf 2 4 8\nf 2 8 6\n"   // 5-8: defined below
-        "v -0.5 -0.5 0.5\nv 0.5 -0.5 0.5\nv -0.5 0.5 0.5\nv 0.5 0.5 0.5\n";
+        "v -0.5 -0.5 0.5\nv 0.5 -0.5 0.5\nv -0.5 0.5 0.5\nv 0.5 0.5 0.5\n"
+        "f 5 6 8 7\nf 1 2 6\nf 1 6 5\nf 3 7 8\nf 3 8 4\n"
+        "f 1 5 7\nf 1 7 3\nf 2 4 8\nf 2 8 6\n";
     Result<SurfaceMesh> s = parse_obj_surface(text, "forms.obj");
     ASSERT_TRUE(s.ok()) << s.error();
     ASSERT_EQ(s.value().positions.size(), 8u);

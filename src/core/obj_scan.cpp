@@ -106,9 +106,11 @@ struct Counts {
 };
 
 // Why one corner of a face ('a', 'a/t', 'a//n', 'a/t/n') is wrong, or "".
-// `so_far` counts what the lines above define (the base of relative
-// indices), `total` what the whole file does.
-std::string corner_problem(const std::string& corner, const Counts& so_far, const Counts& total)
+// `so_far` counts what the lines above define: what an index may name.
+// tinyobjloader accepts a positive index to a vertex defined further down,
+// but then drops a quad or polygon that uses one without a word, if an 'o'
+// or 'g' line comes between; such forward references are refused here.
+std::string corner_problem(const std::string& corner, const Counts& so_far)
 {
     std::string_view parts[3];
     int n = 0;
@@ -125,7 +127,6 @@ std::string corner_problem(const std::string& corner, const Counts& so_far, cons
     static const char* const kKinds[3] = {"vertex", "texture coordinate", "normal"};
     static const char* const kPlurals[3] = {"vertices", "texture coordinates", "normals"};
     const long long defined[3] = {so_far.v, so_far.vt, so_far.vn};
-    const long long in_file[3] = {total.v, total.vt, total.vn};
     for (int k = 0; k < n; ++k) {
         if (k == 1 && parts[k].empty() && n == 3) continue;  // 'a//n'
         if (!is_integer(parts[k])) {
@@ -138,12 +139,12 @@ std::string corner_problem(const std::string& corner, const Counts& so_far, cons
             return "index beyond the int range";
         }
         if (index == 0) return "index 0 (OBJ counts from 1)";
-        // Relative indices count back from the last one defined above.
+        // Relative (negative) indices count back from the last one above.
         const long long absolute = index > 0 ? index : defined[k] + index + 1;
-        if (absolute < 1 || absolute > in_file[k]) {
+        if (absolute < 1 || absolute > defined[k]) {
             return std::string(kKinds[k]) + " index " + std::string(parts[k]) +
-                   " out of range (" + std::to_string(index > 0 ? in_file[k] : defined[k]) + " " +
-                   kPlurals[k] + (index > 0 ? " in the file" : " above this line") + ")";
+                   " out of range (" + std::to_string(defined[k]) + " " + kPlurals[k] +
+                   " above this line)";
         }
     }
     return "";
@@ -184,27 +185,7 @@ Result<ObjScan> scan_obj_text(std::string_view text, const std::string& name)
     if (text.find('\0') != std::string_view::npos) {
         return R::failure("'" + name + "': binary data, not an OBJ text file");
     }
-    // First the totals, which absolute indices may reach (forward references
-    // are legal OBJ).
-    Counts total;
-    {
-        ObjLines lines(text);
-        for (std::string_view line; lines.next(line);) {
-            bool spaced = false;
-            const std::string_view tag = tag_of(line, spaced);
-            if (!spaced) continue;
-            if (tag == "v") ++total.v;
-            if (tag == "vt") ++total.vt;
-            if (tag == "vn") ++total.vn;
-        }
-    }
-    if (static_cast<size_t>(total.v) > kMaxSurfaceVertices) {
-        return R::failure("'" + name + "': " + std::to_string(total.v) +
-                          " vertices, more than the " + std::to_string(kMaxSurfaceVertices) +
-                          " this program can load");
-    }
     ObjScan scan;
-    scan.positions.reserve(static_cast<size_t>(total.v));
     Counts so_far;
     ObjLines lines(text);
     for (std::string_view line; lines.next(line);) {
@@ -219,6 +200,10 @@ Result<ObjScan> scan_obj_text(std::string_view text, const std::string& name)
             glm::vec3 p;
             const std::string problem = vertex_problem(words, p);
             if (!problem.empty()) return refuse(lines.number(), problem);
+            if (scan.positions.size() == kMaxSurfaceVertices) {
+                return refuse(lines.number(), "more than " + std::to_string(kMaxSurfaceVertices) +
+                                                  " vertices, more than this program can load");
+            }
             scan.positions.push_back(p);
             ++so_far.v;
             continue;
@@ -227,8 +212,13 @@ Result<ObjScan> scan_obj_text(std::string_view text, const std::string& name)
             return refuse(lines.number(), "a face needs at least 3 corners, this one has " +
                                               std::to_string(words.size()));
         }
+        if (words.size() > kMaxObjFaceCorners) {
+            return refuse(lines.number(), "a face of " + std::to_string(words.size()) +
+                                              " corners, more than the " +
+                                              std::to_string(kMaxObjFaceCorners) + " allowed");
+        }
         for (const std::string& corner : words) {
-            const std::string problem = corner_problem(corner, so_far, total);
+            const std::string problem = corner_problem(corner, so_far);
             if (!problem.empty()) {
                 return refuse(lines.number(), "face corner '" + corner + "': " + problem);
             }

@@ -4,10 +4,10 @@
 // (0, 0, 0), and the index in "f 1 2 99999999999999999999" wraps to -1, so
 // that the face silently uses the last vertex. Here every 'v' line must hold
 // 3 decimal numbers (then an optional w, or r g b, as tinyobjloader allows)
-// that fit a float, and every 'f' line 3 or more corners 'a', 'a/t', 'a//n'
-// or 'a/t/n' whose indices, absolute or relative (negative), name a vertex,
-// texture coordinate or normal that the file has. A bad line is refused
-// with its number.
+// that fit a float, and every 'f' line 3 to 1,024 corners 'a', 'a/t',
+// 'a//n' or 'a/t/n' whose indices, absolute or relative (negative), name a
+// vertex, texture coordinate or normal defined above the face. A bad line
+// is refused with its number.
 #pragma once
 
 #include "core/result.h"
