@@ -58,7 +58,8 @@ Result<bool> place_above_ground(TetMeshDesc& mesh, float target_size_m, float lo
     if (mesh.positions.empty()) {
         return true;
     }
-    const std::string name = "mesh '" + (mesh.name.empty() ? std::string("unnamed") : mesh.name) + "': ";
+    const std::string name =
+        "mesh '" + (mesh.name.empty() ? std::string("unnamed") : mesh.name) + "': ";
     // In double: in float, 0.6 m / 1e-40 overflows to infinity and a box
     // from -3e38 to 3e38 has an infinite size.
     glm::dvec3 lo(mesh.positions[0]), hi = lo;

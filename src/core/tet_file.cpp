@@ -59,7 +59,9 @@ Result<TetMeshDesc> parse_tet_text(const std::string& text, const std::string& n
     mesh.name = name;
     std::string error;
     size_t nv = 0;
-    if (!read_section(lines, "vertices", kShortestTetVertexLine, kMaxMeshVertices, nv, error)) return R::failure(error);
+    if (!read_section(lines, "vertices", kShortestTetVertexLine, kMaxMeshVertices, nv, error)) {
+        return R::failure(error);
+    }
     mesh.positions.reserve(nv);
     for (size_t v = 0; v < nv; ++v) {
         if (!lines.next(w)) return R::failure(lines.file() + "ends inside the vertices");
@@ -78,7 +80,9 @@ Result<TetMeshDesc> parse_tet_text(const std::string& text, const std::string& n
         mesh.positions.emplace_back(x[0], x[1], x[2]);
     }
     size_t nt = 0;
-    if (!read_section(lines, "tets", kShortestTetTetLine, kMaxMeshTets, nt, error)) return R::failure(error);
+    if (!read_section(lines, "tets", kShortestTetTetLine, kMaxMeshTets, nt, error)) {
+        return R::failure(error);
+    }
     mesh.tets.reserve(nt);
     for (size_t t = 0; t < nt; ++t) {
         if (!lines.next(w)) return R::failure(lines.file() + "ends inside the tets");

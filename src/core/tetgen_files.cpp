@@ -34,7 +34,8 @@ R read_nodes(const std::string& text, const std::string& path, long long& base)
         return R::failure(lines.where() + "dimension " + std::to_string(dim) +
                           ", only 3D meshes can be simulated");
     }
-    const std::string too_many = lines.check_count(n, "points", kShortestNodeLine, kMaxMeshVertices);
+    const std::string too_many =
+        lines.check_count(n, "points", kShortestNodeLine, kMaxMeshVertices);
     if (!too_many.empty()) return R::failure(too_many);
     TetMeshDesc mesh;
     mesh.name = path;
@@ -128,7 +129,9 @@ TetGenPair tetgen_pair(const std::string& given)
     const bool given_is_node = ext == ".node";
     auto with_extension = [&](std::string partner_ext, bool in_upper) {
         if (in_upper) {
-            for (char& c : partner_ext) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            for (char& c : partner_ext) {
+                c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            }
         }
         return std::filesystem::path(path).replace_extension(partner_ext).string();
     };
