@@ -147,7 +147,7 @@ TEST_F(MeshFiles, ObjIsTetrahedralizedOnLoad)
 TEST_F(MeshFiles, PlaceAboveGroundScalesCentresTiltsAndLifts)
 {
     TetMeshDesc m = box_lattice({4, 2, 1}, {10.0f, 20.0f, 30.0f}, {4.0f, 2.0f, 1.0f});
-    place_above_ground(m, 0.5f, 0.3f, 0.0f);
+    ASSERT_TRUE(place_above_ground(m, 0.5f, 0.3f, 0.0f).ok());
     glm::vec3 lo(INFINITY), hi(-INFINITY);
     for (const glm::vec3& p : m.positions) {
         lo = glm::min(lo, p);
@@ -160,7 +160,7 @@ TEST_F(MeshFiles, PlaceAboveGroundScalesCentresTiltsAndLifts)
     EXPECT_NEAR(lo.z + hi.z, 0.0f, 1e-5f);
 
     TetMeshDesc tilted = box_lattice({2, 2, 2}, {0, 0, 0}, {1, 1, 1});
-    place_above_ground(tilted, 1.0f, 0.5f, 0.3f);
+    ASSERT_TRUE(place_above_ground(tilted, 1.0f, 0.5f, 0.3f).ok());
     float lowest = INFINITY;
     for (const glm::vec3& p : tilted.positions) lowest = std::min(lowest, p.y);
     EXPECT_NEAR(lowest, 0.5f, 1e-6f);
@@ -216,7 +216,9 @@ TEST_F(MeshFiles, BadFilesAreRefusedWithTheirNameAndReason)
     expect_refused(write("version.tet", "softbody-tet 7\n"), "unsupported version");
     expect_refused(write("nan.tet", head + "nan 0 1\ntets 1\n0 1 2 3\n"), "non-finite");
     expect_refused(write("range.tet", head + "0 0 1\ntets 1\n0 1 2 4\n"), "out of range");
-    expect_refused(write("short.tet", head + "0 0 1\ntets 2\n0 1 2 3\n"), "ends inside the tets");
+    expect_refused(write("short.tet", head + "0 0 1\ntets 2\n0 1 2 3\n"), "hold at most 1");
+    expect_refused(write("cut.tet", head + "0 0 1\ntets 2\n0 1 2 3\n# no second tet\n"),
+                   "ends inside the tets");
     expect_refused(write("words.tet", head + "0 0 one\ntets 1\n0 1 2 3\n"), "line 6");
     expect_refused(write("flat.tet", head + "1 1 0\ntets 1\n0 1 2 3\n"), "no volume");
     expect_refused(write("repeat.tet", head + "0 0 1\ntets 1\n0 1 2 2\n"), "repeats");

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <glm/gtc/constants.hpp>
+#include <glm/gtc/matrix_transform.hpp>
 
 namespace {
 
@@ -151,6 +152,44 @@ TEST(Tetrahedralizer, RefusesAnOpenSurfaceAndBadOptions)
     ASSERT_FALSE(refused.ok());
     EXPECT_NE(refused.error().find("resolution"), std::string::npos) << refused.error();
     EXPECT_FALSE(tetrahedralize(SurfaceMesh{}, {}, "empty.obj").ok());
+}
+
+// The tetrahedralizer works in a frame where the surface is centred and
+// its longest side is 1, in double precision, so a body is filled the same
+// at any float scale. In file units a sphere of diameter 6e38 had a bounding
+// box of infinite size (then a NaN cell count cast to int), and one of 2e38
+// a winding number whose products overflowed: "encloses no volume".
+TEST(Tetrahedralizer, TheSameMeshAtEveryFloatScale)
+{
+    // Turned so that no lattice edge runs through a vertex of the sphere (a
+    // pole on a lattice line): there the cut point depends on rounding.
+    SurfaceMesh unit = parse(uv_sphere(0.5f, 8, 16), "unit sphere");
+    const glm::mat3 turn(glm::rotate(glm::mat4(1.0f), 0.3f, glm::normalize(glm::vec3(1, 2, 3))));
+    for (glm::vec3& p : unit.positions) p = turn * p;
+    TetrahedralizeOptions options;
+    options.cells_along_longest_side = 6;
+    TetrahedralizeReport reference_report;
+    Result<TetMeshDesc> reference = tetrahedralize(unit, options, "unit", &reference_report);
+    ASSERT_TRUE(reference.ok()) << reference.error();
+    for (double diameter : {1e-30, 1e30, 2e38, 6e38}) {
+        SCOPED_TRACE(diameter);
+        SurfaceMesh scaled = unit;
+        for (glm::vec3& p : scaled.positions) p = glm::vec3(glm::dvec3(p) * diameter);
+        TetrahedralizeReport report;
+        Result<TetMeshDesc> mesh = tetrahedralize(scaled, options, "scaled", &report);
+        ASSERT_TRUE(mesh.ok()) << mesh.error();
+        EXPECT_EQ(mesh.value().tets, reference.value().tets);
+        ASSERT_EQ(mesh.value().positions.size(), reference.value().positions.size());
+        double worst = 0.0;
+        for (size_t v = 0; v < mesh.value().positions.size(); ++v) {
+            const glm::dvec3 back = glm::dvec3(mesh.value().positions[v]) / diameter;
+            worst = std::max(worst, glm::length(back - glm::dvec3(reference.value().positions[v])));
+        }
+        EXPECT_LT(worst, 1e-6);
+        EXPECT_EQ(report.quality.nonpositive_tets, 0u);
+        EXPECT_NEAR(report.volume_ratio, reference_report.volume_ratio, 1e-5);
+        EXPECT_TRUE(prepare_tet_mesh(mesh.value()).ok());
+    }
 }
 
 // The bunny preset reads assets/bunny.tet, made once by the tool; it must

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 
 namespace {
@@ -26,11 +27,10 @@ int usage(const char* message)
     return 2;
 }
 
-}  // namespace
-
-int main(int argc, char** argv)
+// The whole program but for the last line of defence in main().
+int run(int argc, char** argv, std::string& in_path)
 {
-    std::string in_path, out_path;
+    std::string out_path;
     TetrahedralizeOptions options;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -97,4 +97,24 @@ int main(int argc, char** argv)
         std::printf("written:        %s\n", out_path.c_str());
     }
     return manifold ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    // The loaders report bad input as values; this is for what they did not
+    // foresee (out of memory on a huge but well-formed surface), so that the
+    // user learns which file did it instead of seeing an abort.
+    std::string in_path;
+    try {
+        return run(argc, argv, in_path);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "softbody-tetrahedralize: '%s': %s\n",
+                     in_path.empty() ? "(no input yet)" : in_path.c_str(), e.what());
+    } catch (...) {
+        std::fprintf(stderr, "softbody-tetrahedralize: '%s': unknown error\n",
+                     in_path.empty() ? "(no input yet)" : in_path.c_str());
+    }
+    return 1;
 }

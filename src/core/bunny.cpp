@@ -34,6 +34,10 @@ Result<TetMeshDesc> make_bunny_mesh()
         return mesh;
     }
     mesh.value().name = "bunny";
-    place_above_ground(mesh.value(), kBunnyLongestSide_m, kBunnyDropHeight_m, kBunnyTilt_rad);
+    const Result<bool> placed =
+        place_above_ground(mesh.value(), kBunnyLongestSide_m, kBunnyDropHeight_m, kBunnyTilt_rad);
+    if (!placed) {
+        return Result<TetMeshDesc>::failure(placed.error());
+    }
     return mesh;
 }

@@ -40,9 +40,17 @@ class BccLattice {
 public:
     explicit BccLattice(const BccLatticeSpec& spec) : spec_(spec)
     {
-        corner_count_ = static_cast<uint32_t>((spec.cells.x + 1) * (spec.cells.y + 1) *
-                                              (spec.cells.z + 1));
-        centre_count_ = static_cast<uint32_t>(spec.cells.x * spec.cells.y * spec.cells.z);
+        // Counted in 64 bits: the caller bounds the cells (the
+        // tetrahedralizer to its resolution + 3 a side), and the ids below
+        // are 32-bit ints, which these asserts guard.
+        assert(spec.cells.x >= 1 && spec.cells.y >= 1 && spec.cells.z >= 1);
+        const uint64_t corners = uint64_t(spec.cells.x + 1) * uint64_t(spec.cells.y + 1) *
+                                 uint64_t(spec.cells.z + 1);
+        const uint64_t centres =
+            uint64_t(spec.cells.x) * uint64_t(spec.cells.y) * uint64_t(spec.cells.z);
+        assert(corners + centres < uint64_t(INT32_MAX) && "lattice too large for 32-bit ids");
+        corner_count_ = static_cast<uint32_t>(corners);
+        centre_count_ = static_cast<uint32_t>(centres);
     }
 
     uint32_t vertex_count() const { return corner_count_ + centre_count_; }

@@ -30,7 +30,8 @@ struct ImplicitSolid {
 // cells.z of them. Its vertices are the cube corners and the cube centres;
 // its tets are four around each segment joining two neighbouring centres.
 // The outermost layer of vertices should lie outside the solid, so that the
-// boundary is closed.
+// boundary is closed. The caller keeps the lattice to fewer than 2^31
+// vertices (ids are 32-bit) with at least one cell a side.
 struct BccLatticeSpec {
     glm::vec3 origin{0.0f};
     float cell_m = 1.0f;

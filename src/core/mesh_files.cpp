@@ -1,5 +1,6 @@
 #include "core/mesh_files.h"
 
+#include "core/number_text.h"
 #include "core/surface_mesh.h"
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -60,30 +61,50 @@ Result<TetMeshDesc> load_mesh_file(const std::string& path, const Tetrahedralize
     return loaded;
 }
 
-void place_above_ground(TetMeshDesc& mesh, float target_size_m, float lowest_y_m, float tilt_rad)
+Result<bool> place_above_ground(TetMeshDesc& mesh, float target_size_m, float lowest_y_m,
+                                float tilt_rad)
 {
     if (mesh.positions.empty()) {
-        return;
+        return true;
     }
-    glm::vec3 lo = mesh.positions[0], hi = mesh.positions[0];
+    const std::string name =
+        "mesh '" + (mesh.name.empty() ? std::string("unnamed") : mesh.name) + "': ";
+    // In double: in float, 0.6 m / 1e-40 overflows to infinity and a box
+    // from -3e38 to 3e38 has an infinite size.
+    glm::dvec3 lo(mesh.positions[0]), hi = lo;
     for (const glm::vec3& p : mesh.positions) {
-        lo = glm::min(lo, p);
-        hi = glm::max(hi, p);
+        lo = glm::min(lo, glm::dvec3(p));
+        hi = glm::max(hi, glm::dvec3(p));
     }
-    const glm::vec3 size = hi - lo;
-    const float longest = std::max(size.x, std::max(size.y, size.z));
-    const float scale = longest > 0.0f ? target_size_m / longest : 1.0f;
-    const glm::vec3 centre = 0.5f * (lo + hi);
+    const glm::dvec3 size = hi - lo;
+    const double longest = std::max(size.x, std::max(size.y, size.z));
+    if (!(longest > 0.0)) {
+        return Result<bool>::failure(name + "all vertices are at one point: nothing to scale to " +
+                                     short_number(target_size_m) + " m");
+    }
+    const double scale = static_cast<double>(target_size_m) / longest;
+    const glm::dvec3 centre = 0.5 * (lo + hi);
     // A tilt about an axis between x and z, so that a symmetric body lands
     // on an edge and tumbles instead of settling flat at once.
-    const glm::mat3 rotation(
-        glm::rotate(glm::mat4(1.0f), tilt_rad, glm::normalize(glm::vec3(1.0f, 0.0f, 0.6f))));
-    float lowest = INFINITY;
-    for (glm::vec3& p : mesh.positions) {
-        p = rotation * ((p - centre) * scale);
-        lowest = std::min(lowest, p.y);
+    const glm::dmat3 rotation(glm::rotate(glm::dmat4(1.0), static_cast<double>(tilt_rad),
+                                          glm::normalize(glm::dvec3(1.0, 0.0, 0.6))));
+    std::vector<glm::dvec3> placed(mesh.positions.size());
+    double lowest = INFINITY;
+    for (size_t v = 0; v < placed.size(); ++v) {
+        placed[v] = rotation * ((glm::dvec3(mesh.positions[v]) - centre) * scale);
+        lowest = std::min(lowest, placed[v].y);
     }
-    for (glm::vec3& p : mesh.positions) {
-        p.y += lowest_y_m - lowest;
+    const double lift = static_cast<double>(lowest_y_m) - lowest;
+    for (glm::dvec3& p : placed) {
+        p.y += lift;
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
+            return Result<bool>::failure(name + "its extent of " + short_number(longest) +
+                                         " cannot be scaled to " + short_number(target_size_m) +
+                                         " m: the placed coordinates are not finite");
+        }
     }
+    for (size_t v = 0; v < placed.size(); ++v) {
+        mesh.positions[v] = glm::vec3(placed[v]);
+    }
+    return true;
 }

@@ -53,5 +53,9 @@ Result<TetMeshDesc> load_tetgen_files(const std::string& node_or_ele_path);
 // Puts a loaded body in the world: scales it uniformly so that its longest
 // side is `target_size_m`, centres its bounding box on x = z = 0, tilts it
 // by `tilt_rad` about a horizontal axis through its centre, and lifts it so
-// that its lowest point is at `lowest_y_m` (the ground is y = 0).
-void place_above_ground(TetMeshDesc& mesh, float target_size_m, float lowest_y_m, float tilt_rad);
+// that its lowest point is at `lowest_y_m` (the ground is y = 0). Computed
+// in double, so that a body of any float size (1e-40 or 3e38 file units)
+// can be placed; fails, naming the mesh and leaving it as it was, when all
+// its vertices are at one point or the placed coordinates are not finite.
+Result<bool> place_above_ground(TetMeshDesc& mesh, float target_size_m, float lowest_y_m,
+                                float tilt_rad);

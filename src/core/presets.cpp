@@ -160,7 +160,10 @@ Result<TetMeshDesc> make_body_from_file(const std::string& path, int resolution,
         return loaded;
     }
     TetMeshDesc desc = std::move(loaded).value();
-    place_above_ground(desc, 0.6f, 0.4f, glm::radians(15.0f));
+    const Result<bool> placed = place_above_ground(desc, 0.6f, 0.4f, glm::radians(15.0f));
+    if (!placed) {
+        return Result<TetMeshDesc>::failure(placed.error());
+    }
     return desc;
 }
 

@@ -1,5 +1,6 @@
 #include "core/surface_mesh.h"
 
+#include "core/obj_scan.h"
 #include "core/text_lines.h"
 
 // The implementation comes from Debian's shared libtinyobjloader: no
@@ -7,8 +8,6 @@
 #include <tiny_obj_loader.h>
 
 #include <cmath>
-#include <optional>
-#include <sstream>
 
 namespace {
 
@@ -25,48 +24,25 @@ std::string first_line(const std::string& text)
     return end == std::string::npos ? text : text.substr(0, end);
 }
 
-// tinyobjloader reads "nan" and "inf" as 0; look for them first, so that
-// such a file is refused rather than silently flattened.
-std::optional<std::string> find_non_finite_vertex(const std::string& text, const std::string& name)
-{
-    std::istringstream in(text);
-    std::string line;
-    int number = 0;
-    while (std::getline(in, line)) {
-        ++number;
-        std::istringstream words(line);
-        std::string tag, word;
-        if (!(words >> tag) || tag != "v") continue;
-        for (int axis = 0; axis < 3 && words >> word; ++axis) {
-            double value = 0.0;
-            if (parse_double(word, value) && !std::isfinite(value)) {
-                return prefix(name) + "line " + std::to_string(number) +
-                       ": a vertex has a non-finite coordinate ('" + word + "')";
-            }
-        }
-    }
-    return std::nullopt;
-}
-
-Result<SurfaceMesh> from_reader(const tinyobj::ObjReader& reader, const std::string& name)
+// The faces as tinyobjloader read them, on the coordinates that the strict
+// scan read (obj_scan.h): the two must agree on the number of vertices.
+Result<SurfaceMesh> from_reader(const tinyobj::ObjReader& reader, ObjScan scan,
+                                const std::string& name)
 {
     if (!reader.Valid()) {
         const std::string why = first_line(reader.Error());
         return Result<SurfaceMesh>::failure(prefix(name) + "not a readable OBJ file" +
                                             (why.empty() ? "" : " (" + why + ")"));
     }
-    SurfaceMesh surface;
-    const std::vector<tinyobj::real_t>& v = reader.GetAttrib().vertices;
-    surface.positions.reserve(v.size() / 3);
-    for (size_t i = 0; i + 2 < v.size(); i += 3) {
-        const glm::vec3 p(v[i], v[i + 1], v[i + 2]);
-        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
-            return Result<SurfaceMesh>::failure(prefix(name) + "vertex " +
-                                                std::to_string(i / 3 + 1) +
-                                                " has a non-finite coordinate");
-        }
-        surface.positions.push_back(p);
+    const size_t read_vertices = reader.GetAttrib().vertices.size() / 3;
+    if (read_vertices != scan.positions.size()) {
+        return Result<SurfaceMesh>::failure(
+            prefix(name) + "the OBJ reader found " + std::to_string(read_vertices) +
+            " vertices where the file has " + std::to_string(scan.positions.size()) +
+            " 'v' lines; refused rather than guessed");
     }
+    SurfaceMesh surface;
+    surface.positions = std::move(scan.positions);
     const size_t nv = surface.positions.size();
     for (const tinyobj::shape_t& shape : reader.GetShapes()) {
         const tinyobj::mesh_t& mesh = shape.mesh;
@@ -108,15 +84,18 @@ Result<SurfaceMesh> from_reader(const tinyobj::ObjReader& reader, const std::str
 
 Result<SurfaceMesh> parse_obj_surface(const std::string& obj_text, const std::string& name)
 {
-    if (std::optional<std::string> bad = find_non_finite_vertex(obj_text, name)) {
-        return Result<SurfaceMesh>::failure(*bad);
+    // A byte-order mark would hide the first line's tag from both readers.
+    const std::string_view text = without_byte_order_mark(obj_text);
+    Result<ObjScan> scan = scan_obj_text(text, name);
+    if (!scan) {
+        return Result<SurfaceMesh>::failure(scan.error());
     }
     tinyobj::ObjReaderConfig config;
     config.triangulate = true;
     config.vertex_color = false;
     tinyobj::ObjReader reader;
-    reader.ParseFromString(obj_text, "", config);
-    return from_reader(reader, name);
+    reader.ParseFromString(std::string(text), "", config);
+    return from_reader(reader, std::move(scan).value(), name);
 }
 
 Result<SurfaceMesh> load_obj_surface(const std::string& path)

@@ -15,11 +15,14 @@ struct SurfaceMesh {
     std::vector<glm::uvec3> triangles;     // indices into positions
 };
 
-// Reads the vertices and faces of a Wavefront OBJ file with tinyobjloader;
+// Reads the vertices and faces of a Wavefront OBJ file with tinyobjloader,
+// after a strict scan of its 'v' and 'f' lines (obj_scan.h) that refuses
+// what tinyobjloader would misread; a UTF-8 byte-order mark is skipped;
 // polygons are fanned into triangles, everything else (normals, texture
 // coordinates, materials) is ignored. Fails, with a message that names the
-// file and the reason, when the file is missing or unreadable, has no
-// triangles, has a non-finite coordinate or a face index out of range.
+// file (and the line, where there is one) and the reason, when the file is
+// missing or unreadable, has a malformed 'v' or 'f' line, a coordinate
+// that is not a finite float, a face index out of range, or no triangles.
 Result<SurfaceMesh> load_obj_surface(const std::string& path);
 
 // The same from OBJ text in memory; `name` names the source in messages.

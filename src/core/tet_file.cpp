@@ -1,6 +1,7 @@
 // The project's .tet format (described in mesh_files.h): reading and writing.
 #include "core/mesh_files.h"
 
+#include "core/mesh_limits.h"
 #include "core/text_lines.h"
 
 #include <cmath>
@@ -13,8 +14,11 @@ namespace {
 constexpr const char* kMagic = "softbody-tet";
 constexpr int kVersion = 1;
 
-// "KEYWORD COUNT" on a line of its own.
-bool read_section(TextLines& lines, const char* keyword, size_t& count, std::string& error)
+// "KEYWORD COUNT" on a line of its own; the count is checked against the
+// rest of the file (lines of at least `shortest_line` characters) and
+// `limit` before the caller reserves anything for it.
+bool read_section(TextLines& lines, const char* keyword, size_t shortest_line, size_t limit,
+                  size_t& count, std::string& error)
 {
     std::vector<std::string> w;
     long long n = -1;
@@ -26,6 +30,8 @@ bool read_section(TextLines& lines, const char* keyword, size_t& count, std::str
         error = lines.where() + "expected '" + keyword + " COUNT'";
         return false;
     }
+    error = lines.check_count(n, keyword, shortest_line, limit);
+    if (!error.empty()) return false;
     count = static_cast<size_t>(n);
     return true;
 }
@@ -53,7 +59,9 @@ Result<TetMeshDesc> parse_tet_text(const std::string& text, const std::string& n
     mesh.name = name;
     std::string error;
     size_t nv = 0;
-    if (!read_section(lines, "vertices", nv, error)) return R::failure(error);
+    if (!read_section(lines, "vertices", kShortestTetVertexLine, kMaxMeshVertices, nv, error)) {
+        return R::failure(error);
+    }
     mesh.positions.reserve(nv);
     for (size_t v = 0; v < nv; ++v) {
         if (!lines.next(w)) return R::failure(lines.file() + "ends inside the vertices");
@@ -62,15 +70,19 @@ Result<TetMeshDesc> parse_tet_text(const std::string& text, const std::string& n
             !parse_double(w[2], x[2])) {
             return R::failure(lines.where() + "expected a vertex 'x y z'");
         }
-        const glm::vec3 p(x[0], x[1], x[2]);
-        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
-            return R::failure(lines.where() + "vertex " + std::to_string(v) +
-                              " has a non-finite coordinate");
+        for (double c : x) {
+            const std::string problem = float_coordinate_problem(c);
+            if (!problem.empty()) {
+                return R::failure(lines.where() + "vertex " + std::to_string(v) + " has " +
+                                  problem);
+            }
         }
-        mesh.positions.push_back(p);
+        mesh.positions.emplace_back(x[0], x[1], x[2]);
     }
     size_t nt = 0;
-    if (!read_section(lines, "tets", nt, error)) return R::failure(error);
+    if (!read_section(lines, "tets", kShortestTetTetLine, kMaxMeshTets, nt, error)) {
+        return R::failure(error);
+    }
     mesh.tets.reserve(nt);
     for (size_t t = 0; t < nt; ++t) {
         if (!lines.next(w)) return R::failure(lines.file() + "ends inside the tets");
@@ -93,6 +105,9 @@ Result<TetMeshDesc> parse_tet_text(const std::string& text, const std::string& n
         if (w.size() != 2 || w[0] != "pinned" || !parse_integer(w[1], n) || n < 0) {
             return R::failure(lines.where() + "expected 'pinned COUNT' or the end of the file");
         }
+        const std::string too_many =
+            lines.check_count(n, "pinned", kShortestTetPinnedLine, kMaxMeshVertices);
+        if (!too_many.empty()) return R::failure(too_many);
         for (long long k = 0; k < n; ++k) {
             if (!lines.next(w)) return R::failure(lines.file() + "ends inside the pinned list");
             long long i = -1;

@@ -1,11 +1,14 @@
 #include "core/tetrahedralizer.h"
 
 #include "core/isosurface_stuffing.h"
+#include "core/number_text.h"
 #include "core/tet_repair.h"
 #include "core/winding_number.h"
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace {
@@ -24,6 +27,55 @@ constexpr int kBisectionSteps = 12;
 std::string prefix(const std::string& name)
 {
     return "'" + name + "': ";
+}
+
+// The surface moved into a frame where its bounding box is centred on the
+// origin and its longest side is 1, in double precision: the lattice and
+// the winding number then work on numbers near 1 whatever the file's units.
+// In the file's own units a cube of side 6e38 has a bounding box whose size
+// overflows float, and one of side 2e38 a winding number whose products
+// overflow, so that it "encloses no volume".
+struct UnitFrame {
+    glm::dvec3 centre{0.0};
+    double longest = 0.0;  // file units per unit
+
+    glm::vec3 to_unit(const glm::vec3& p) const
+    {
+        return glm::vec3((glm::dvec3(p) - centre) / longest);
+    }
+    glm::dvec3 to_file(const glm::vec3& q) const { return centre + glm::dvec3(q) * longest; }
+};
+
+// The frame of the vertices that the triangles use (checked finite).
+UnitFrame unit_frame_of(const SurfaceMesh& surface)
+{
+    glm::dvec3 lo(surface.positions[surface.triangles[0].x]), hi = lo;
+    for (const glm::uvec3& t : surface.triangles) {
+        for (int a = 0; a < 3; ++a) {
+            lo = glm::min(lo, glm::dvec3(surface.positions[t[a]]));
+            hi = glm::max(hi, glm::dvec3(surface.positions[t[a]]));
+        }
+    }
+    const glm::dvec3 size = hi - lo;
+    UnitFrame frame;
+    frame.centre = 0.5 * (lo + hi);
+    frame.longest = std::max(size.x, std::max(size.y, size.z));
+    return frame;
+}
+
+// The triangles' vertices in the unit frame; vertices no triangle uses are
+// left at the origin (in the unit frame they might not fit a float).
+SurfaceMesh in_unit_frame(const SurfaceMesh& surface, const UnitFrame& frame)
+{
+    SurfaceMesh unit;
+    unit.triangles = surface.triangles;
+    unit.positions.assign(surface.positions.size(), glm::vec3(0.0f));
+    for (const glm::uvec3& t : surface.triangles) {
+        for (int a = 0; a < 3; ++a) {
+            unit.positions[t[a]] = frame.to_unit(surface.positions[t[a]]);
+        }
+    }
+    return unit;
 }
 
 // Where the segment p + t (q - p), t in [0, 1], hits triangle (a, b, c)
@@ -140,25 +192,34 @@ Result<TetMeshDesc> tetrahedralize(const SurfaceMesh& surface,
             }
         }
     }
-    const Bounds bounds = surface_bounds(surface);
-    const glm::vec3 size = bounds.size();
-    const float longest = std::max(size.x, std::max(size.y, size.z));
-    if (!(longest > 0.0f)) {
+    const UnitFrame frame = unit_frame_of(surface);
+    if (!(frame.longest > 0.0)) {
         return Result<TetMeshDesc>::failure(prefix(name) + "the surface is a single point");
     }
+    const SurfaceMesh unit = in_unit_frame(surface, frame);
+    const Bounds bounds = surface_bounds(unit);
+    const glm::vec3 size = bounds.size();
 
-    // The lattice: cubes of side longest / resolution, one more on every side
-    // than the box needs, so that its outer vertices are all outside.
+    // The lattice: cubes of side 1 / resolution, one more on every side than
+    // the box needs, so that its outer vertices are all outside. In the unit
+    // frame a side needs at most resolution cells (one more where rounding
+    // lifts the quotient above a whole number).
     BccLatticeSpec lattice;
-    lattice.cell_m = longest / static_cast<float>(resolution);
+    lattice.cell_m = 1.0f / static_cast<float>(resolution);
     for (int a = 0; a < 3; ++a) {
-        lattice.cells[a] = static_cast<int>(std::ceil(size[a] / lattice.cell_m)) + 2;
+        const double cells = std::ceil(static_cast<double>(size[a]) / lattice.cell_m) + 2.0;
+        if (!(cells >= 2.0 && cells <= resolution + 3.0)) {
+            return Result<TetMeshDesc>::failure(prefix(name) + "the surface's bounding box "
+                                                "cannot be covered by a lattice (" +
+                                                short_number(cells) + " cells along an axis)");
+        }
+        lattice.cells[a] = static_cast<int>(cells);
     }
-    const glm::vec3 centre = 0.5f * (bounds.lo + bounds.hi);
-    lattice.origin = centre - 0.5f * lattice.cell_m * glm::vec3(lattice.cells);
+    const glm::vec3 unit_centre = 0.5f * (bounds.lo + bounds.hi);
+    lattice.origin = unit_centre - 0.5f * lattice.cell_m * glm::vec3(lattice.cells);
 
     enter_stage(options.progress, kWindingNumbersStage);
-    const SurfaceSolid solid(surface);
+    const SurfaceSolid solid(unit);
     ImplicitSolid implicit;
     implicit.inside = [&](const std::vector<glm::vec3>& p) { return solid.inside(p); };
     implicit.crossing = [&](const glm::vec3& in, const glm::vec3& out) {
@@ -173,7 +234,7 @@ Result<TetMeshDesc> tetrahedralize(const SurfaceMesh& surface,
         return Result<TetMeshDesc>::failure(
             prefix(name) + "the surface encloses no volume at this resolution: the winding "
                            "number finds no inside (too open a surface, or thinner than a "
-                           "cell of " + std::to_string(lattice.cell_m) + ")");
+                           "cell of " + short_number(frame.longest / resolution) + ")");
     }
 
     // Crumbs first, so that a crumb hanging on a vertex is not split off
@@ -181,6 +242,21 @@ Result<TetMeshDesc> tetrahedralize(const SurfaceMesh& surface,
     const size_t dropped_pieces = drop_small_pieces(mesh, kMinPieceFraction);
     const size_t split = split_pinched_vertices(mesh);
     drop_unused_vertices(mesh);
+
+    // Back to the file's units, in double; a vertex that then does not fit a
+    // float (a surface out at the edge of the float range, a lattice point
+    // a little beyond it) refuses the mesh rather than making it infinite.
+    for (glm::vec3& p : mesh.positions) {
+        const glm::dvec3 q = frame.to_file(p);
+        for (int a = 0; a < 3; ++a) {
+            if (!(std::abs(q[a]) <= static_cast<double>(std::numeric_limits<float>::max()))) {
+                return Result<TetMeshDesc>::failure(
+                    prefix(name) + "the tet mesh does not fit in float coordinates (a vertex at " +
+                    short_number(q[a]) + "): scale the surface down");
+            }
+        }
+        p = glm::vec3(q);
+    }
 
     if (report) {
         report->quality = measure_tet_quality(mesh);
