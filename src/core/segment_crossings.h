@@ -1,8 +1,8 @@
 // Where a short segment first crosses a triangle surface: a tree of boxes
 // over the triangles, so a query visits the few near the segment instead of
-// all of them (the lattice of the tetrahedralizer asks once per cut edge:
-// about 20,000 queries for an 80,000-triangle surface at resolution 40,
-// 1.4 s of box tests through every triangle, single-threaded, measured).
+// all of them. The tetrahedralizer asks once per cut lattice edge: testing
+// every triangle's box took about 2.5 CPU-s, single-threaded, of the 4.7 s
+// that an 81,920-triangle sphere at resolution 40 took, measured.
 #pragma once
 
 #include "core/surface_mesh.h"
