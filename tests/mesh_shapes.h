@@ -6,7 +6,9 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/constants.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -101,5 +103,37 @@ inline ObjShape flipped(ObjShape s)
 inline ObjShape with_hole(ObjShape s, size_t first, size_t count)
 {
     s.f.erase(s.f.begin() + static_cast<long>(first), s.f.begin() + static_cast<long>(first + count));
+    return s;
+}
+
+// A unit icosahedron split `levels` times into four (midpoints pushed out to
+// the sphere): 20 * 4^levels triangles, all about the same size; 6 levels
+// make 81,920.
+inline ObjShape icosphere(int levels)
+{
+    const float t = (1.0f + std::sqrt(5.0f)) / 2.0f;
+    ObjShape s;
+    s.v = {{-1, t, 0}, {1, t, 0}, {-1, -t, 0}, {1, -t, 0}, {0, -1, t}, {0, 1, t},
+           {0, -1, -t}, {0, 1, -t}, {t, 0, -1}, {t, 0, 1}, {-t, 0, -1}, {-t, 0, 1}};
+    for (glm::vec3& p : s.v) p = glm::normalize(p);
+    s.f = {{0, 11, 5}, {0, 5, 1}, {0, 1, 7}, {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
+           {11, 10, 2}, {10, 7, 6}, {7, 1, 8}, {3, 9, 4}, {3, 4, 2}, {3, 2, 6}, {3, 6, 8},
+           {3, 8, 9}, {4, 9, 5}, {2, 4, 11}, {6, 2, 10}, {8, 6, 7}, {9, 8, 1}};
+    for (int level = 0; level < levels; ++level) {
+        std::map<std::pair<unsigned, unsigned>, unsigned> midpoint_of;
+        auto midpoint = [&](unsigned a, unsigned b) {
+            const auto key = std::minmax(a, b);
+            auto [it, inserted] = midpoint_of.emplace(key, static_cast<unsigned>(s.v.size()));
+            if (inserted) s.v.push_back(glm::normalize(s.v[a] + s.v[b]));
+            return it->second;
+        };
+        std::vector<glm::uvec3> finer;
+        finer.reserve(s.f.size() * 4);
+        for (const glm::uvec3& f : s.f) {
+            const unsigned ab = midpoint(f.x, f.y), bc = midpoint(f.y, f.z), ca = midpoint(f.z, f.x);
+            finer.insert(finer.end(), {{f.x, ab, ca}, {f.y, bc, ab}, {f.z, ca, bc}, {ab, bc, ca}});
+        }
+        s.f = std::move(finer);
+    }
     return s;
 }

@@ -70,12 +70,15 @@ TEST(WindingNumber, IsOneInsideZeroOutsideAndMinusOneWhenFlipped)
 {
     const SurfaceMesh sphere = parse(uv_sphere(1.0f, 12, 24), "sphere");
     const WindingNumberField w(sphere);
-    EXPECT_NEAR(w.at({0.0f, 0.0f, 0.0f}), 1.0, 1e-5);
-    EXPECT_NEAR(w.at({0.3f, -0.5f, 0.2f}), 1.0, 1e-5);
-    EXPECT_NEAR(w.at({2.0f, 0.0f, 0.0f}), 0.0, 1e-5);
-    EXPECT_NEAR(w.at({0.0f, -5.0f, 1.0f}), 0.0, 1e-5);
+    // Far triangles count through the tree's expansions, about 1e-4 off
+    // here (tests/test_winding_number.cpp compares with the exact sum).
+    constexpr double kTreeTolerance = 1e-3;
+    EXPECT_NEAR(w.at({0.0f, 0.0f, 0.0f}), 1.0, kTreeTolerance);
+    EXPECT_NEAR(w.at({0.3f, -0.5f, 0.2f}), 1.0, kTreeTolerance);
+    EXPECT_NEAR(w.at({2.0f, 0.0f, 0.0f}), 0.0, kTreeTolerance);
+    EXPECT_NEAR(w.at({0.0f, -5.0f, 1.0f}), 0.0, kTreeTolerance);
     const WindingNumberField inverted(parse(flipped(uv_sphere(1.0f, 12, 24)), "flipped"));
-    EXPECT_NEAR(inverted.at({0.0f, 0.0f, 0.0f}), -1.0, 1e-5);
+    EXPECT_NEAR(inverted.at({0.0f, 0.0f, 0.0f}), -1.0, kTreeTolerance);
     // The batch version agrees with the single one.
     const std::vector<glm::vec3> points = {{0, 0, 0}, {0.9f, 0, 0}, {1.1f, 0, 0}};
     const std::vector<double> batch = w.at_points(points);

@@ -75,6 +75,9 @@ int run_headless(const Options& options)
         std::cerr << "softbody: " << prepared.error() << "\n";
         return 1;
     }
+    if (const std::string dropped = dropped_tets_warning(prepared.value()); !dropped.empty()) {
+        std::cerr << "softbody: " << dropped << "\n";
+    }
     auto mesh = std::make_shared<const TetMesh>(std::move(prepared).value());
 
     std::string note;

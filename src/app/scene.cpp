@@ -60,11 +60,12 @@ Result<std::string> Scene::install_body(Result<TetMesh> prepared, std::optional<
                 "): lower the resolution or use the CPU solver");
         }
     }
-    std::string note;
+    std::string note = dropped_tets_warning(prepared.value());
     Result<std::unique_ptr<Solver>> solver = make_solver(kind_);
     if (!solver && kind_ == SolverKind::gpu) {
         // Keep the program useful: fall back to the CPU solver.
-        note = solver.error() + " (running the CPU solver instead)";
+        if (!note.empty()) note += "; ";
+        note += solver.error() + " (running the CPU solver instead)";
         kind_ = SolverKind::cpu;
         solver = make_solver(kind_);
     }

@@ -1,6 +1,7 @@
 #include "core/tet_mesh.h"
 
 #include "core/tet_coloring.h"
+#include "core/tet_repair.h"
 
 #include <algorithm>
 #include <array>
@@ -75,6 +76,24 @@ std::vector<glm::uvec3> boundary_triangles(const std::vector<glm::uvec4>& tets)
         i = j;
     }
     return surface;
+}
+
+std::string dropped_tets_warning(const TetMesh& mesh)
+{
+    std::string dropped;
+    if (mesh.dropped_duplicate_tets > 0) {
+        dropped = std::to_string(mesh.dropped_duplicate_tets) +
+                  " repeated tets (the same four vertices as an earlier tet)";
+    }
+    if (mesh.dropped_degenerate_tets > 0) {
+        dropped += (dropped.empty() ? "" : " and ") +
+                   std::to_string(mesh.dropped_degenerate_tets) + " tets without volume";
+    }
+    if (dropped.empty()) {
+        return dropped;
+    }
+    return "mesh '" + (mesh.name.empty() ? std::string("unnamed") : mesh.name) + "': dropped " +
+           dropped;
 }
 
 double TetMesh::total_rest_volume_m3() const
@@ -158,14 +177,20 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc, LoadProgress* progress
 
     if (!step_done(0.01)) return cancelled();
 
-    // 2. Orientation; drop degenerate tets.
+    // 2. Orientation; drop repeated and degenerate tets.
     const glm::dvec3 extent = hi - lo;
     const double min_volume = kDegenerateVolumeFraction * extent.x * extent.y * extent.z;
     TetMesh mesh;
     mesh.name = desc.name;
     std::vector<glm::uvec4> kept;
     kept.reserve(desc.tets.size());
-    for (const glm::uvec4& tet : desc.tets) {
+    const std::vector<uint8_t> repeated = repeated_tets(desc.tets);
+    for (size_t t = 0; t < desc.tets.size(); ++t) {
+        const glm::uvec4& tet = desc.tets[t];
+        if (repeated[t]) {
+            ++mesh.dropped_duplicate_tets;
+            continue;
+        }
         double volume = signed_rest_volume(desc.positions, tet);
         if (!(std::abs(volume) > min_volume)) {
             ++mesh.dropped_degenerate_tets;
@@ -266,7 +291,19 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc, LoadProgress* progress
     if (!step_done(0.87)) return cancelled();
 
     // 7. Colours for the Gauss-Seidel solver.
-    mesh.tet_colors = color_tets(mesh.tets, nv);
+    Result<Csr> colors = color_tets(mesh.tets, nv);
+    if (!colors) {
+        // The colours needed are at least the most tets at one vertex.
+        const size_t crowded = static_cast<size_t>(
+            std::max_element(valence.begin(), valence.end()) - valence.begin());
+        return Result<TetMesh>::failure(
+            prefix(desc) + "vertex " + std::to_string(mesh.source_vertex[crowded]) +
+            " is shared by " + std::to_string(valence[crowded]) +
+            " tets, and tets that share a vertex need colours of their own: the mesh " +
+            colors.error() + ", at most " + std::to_string(kMaxTetColors) +
+            " are allowed, one solver pass each per iteration");
+    }
+    mesh.tet_colors = std::move(colors).value();
     report_progress(progress, 1.0);
     return mesh;
 }

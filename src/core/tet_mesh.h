@@ -55,18 +55,26 @@ struct TetMesh {
     Csr tet_colors;          // colour -> tets; no two tets of a colour share a vertex
 
     size_t dropped_degenerate_tets = 0;
+    size_t dropped_duplicate_tets = 0;   // same four vertices as an earlier tet
 
     size_t vertex_count() const { return rest_positions.size(); }
     size_t tet_count() const { return tets.size(); }
     double total_rest_volume_m3() const;
 };
 
-// Checks and prepares a mesh. Fails, with a message that names the mesh and
-// the reason, on an empty mesh, an index out of range, a tet that repeats a
-// vertex, a non-finite coordinate, or when no tet has volume. With
-// `progress`, it reports as the preparing stage between its steps and stops
-// with "loading NAME cancelled" when asked to.
+// Checks and prepares a mesh. Drops, counting them, tets without volume and
+// tets that repeat an earlier one's four vertices. Fails, with a message that
+// names the mesh and the reason, on an empty mesh, an index out of range, a
+// tet that repeats a vertex, a non-finite coordinate, when no tet has volume,
+// or when so many tets share a vertex that they need more than
+// kMaxTetColors colours (tet_coloring.h). With `progress`, it reports as the
+// preparing stage between its steps and stops with "loading NAME cancelled"
+// when asked to.
 Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc, LoadProgress* progress = nullptr);
+
+// What preparation dropped, as a warning for the user ("mesh 'x': dropped
+// 3 repeated tets (...)"), or empty when nothing was.
+std::string dropped_tets_warning(const TetMesh& mesh);
 
 // The boundary faces, counter-clockwise seen from outside, for tets of
 // positive volume (DESIGN.md 1.5): the faces that exactly one tet has.

@@ -135,6 +135,29 @@ size_t split_pinched_vertices(TetMeshDesc& mesh)
     return added;
 }
 
+std::vector<uint8_t> repeated_tets(const std::vector<glm::uvec4>& tets)
+{
+    struct Keyed {
+        std::array<uint32_t, 4> key;  // the vertices, sorted
+        uint32_t tet;
+    };
+    std::vector<Keyed> keyed(tets.size());
+    for (uint32_t t = 0; t < tets.size(); ++t) {
+        keyed[t].key = {tets[t].x, tets[t].y, tets[t].z, tets[t].w};
+        std::sort(keyed[t].key.begin(), keyed[t].key.end());
+        keyed[t].tet = t;
+    }
+    // By key, then by tet, so the first tet of a group is the one kept.
+    std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
+        return a.key != b.key ? a.key < b.key : a.tet < b.tet;
+    });
+    std::vector<uint8_t> repeated(tets.size(), 0);
+    for (size_t i = 1; i < keyed.size(); ++i) {
+        if (keyed[i].key == keyed[i - 1].key) repeated[keyed[i].tet] = 1;
+    }
+    return repeated;
+}
+
 void drop_unused_vertices(TetMeshDesc& mesh)
 {
     constexpr uint32_t kUnused = UINT32_MAX;
