@@ -2,11 +2,12 @@
 
 #include "core/isosurface_stuffing.h"
 #include "core/number_text.h"
+#include "core/segment_crossings.h"
 #include "core/tet_repair.h"
 #include "core/winding_number.h"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -78,44 +79,14 @@ SurfaceMesh in_unit_frame(const SurfaceMesh& surface, const UnitFrame& frame)
     return unit;
 }
 
-// Where the segment p + t (q - p), t in [0, 1], hits triangle (a, b, c)
-// (Moller and Trumbore 1997), in double precision.
-std::optional<double> segment_hits_triangle(const glm::dvec3& p, const glm::dvec3& q,
-                                            const glm::dvec3& a, const glm::dvec3& b,
-                                            const glm::dvec3& c)
-{
-    const glm::dvec3 dir = q - p;
-    const glm::dvec3 e1 = b - a, e2 = c - a;
-    const glm::dvec3 s = glm::cross(dir, e2);
-    const double det = glm::dot(e1, s);
-    if (std::abs(det) < 1e-300) {
-        return std::nullopt;  // parallel to the triangle's plane
-    }
-    const double inv = 1.0 / det;
-    const glm::dvec3 r = p - a;
-    const double u = glm::dot(r, s) * inv;
-    if (u < 0.0 || u > 1.0) return std::nullopt;
-    const glm::dvec3 rq = glm::cross(r, e1);
-    const double v = glm::dot(dir, rq) * inv;
-    if (v < 0.0 || u + v > 1.0) return std::nullopt;
-    const double t = glm::dot(e2, rq) * inv;
-    if (t < 0.0 || t > 1.0) return std::nullopt;
-    return t;
-}
-
 // The surface seen as a solid: inside tests from the winding number, and
 // crossings from the triangles themselves, falling back to bisection on the
 // winding number where a segment slips through a hole.
 class SurfaceSolid {
 public:
-    explicit SurfaceSolid(const SurfaceMesh& surface) : surface_(surface), field_(surface)
+    explicit SurfaceSolid(const SurfaceMesh& surface)
+        : surface_(surface), field_(surface), crossings_(surface)
     {
-        boxes_.reserve(surface.triangles.size());
-        for (const glm::uvec3& t : surface.triangles) {
-            const glm::vec3 &a = surface.positions[t.x], &b = surface.positions[t.y],
-                            &c = surface.positions[t.z];
-            boxes_.push_back({glm::min(a, glm::min(b, c)), glm::max(a, glm::max(b, c))});
-        }
     }
 
     std::vector<bool> inside(const std::vector<glm::vec3>& points) const
@@ -130,21 +101,7 @@ public:
 
     glm::vec3 crossing(const glm::vec3& in, const glm::vec3& out) const
     {
-        // The hit nearest the inside end.
-        const glm::vec3 lo = glm::min(in, out), hi = glm::max(in, out);
-        double best = 2.0;
-        for (size_t t = 0; t < boxes_.size(); ++t) {
-            const Bounds& box = boxes_[t];
-            if (box.hi.x < lo.x || box.lo.x > hi.x || box.hi.y < lo.y || box.lo.y > hi.y ||
-                box.hi.z < lo.z || box.lo.z > hi.z) {
-                continue;
-            }
-            const glm::uvec3& tri = surface_.triangles[t];
-            const std::optional<double> hit =
-                segment_hits_triangle(in, out, surface_.positions[tri.x],
-                                      surface_.positions[tri.y], surface_.positions[tri.z]);
-            if (hit && *hit < best) best = *hit;
-        }
+        const double best = crossings_.first_hit(in, out).value_or(2.0);
         if (best <= 1.0) {
             return glm::vec3(glm::dvec3(in) + best * (glm::dvec3(out) - glm::dvec3(in)));
         }
@@ -159,7 +116,7 @@ public:
 private:
     const SurfaceMesh& surface_;
     WindingNumberField field_;
-    std::vector<Bounds> boxes_;
+    SegmentCrossings crossings_;
 };
 
 }  // namespace
