@@ -233,3 +233,20 @@ TEST(StaticEquilibrium, BeamPresetMatchesTheIndependentlyMeasuredDeflections)
         EXPECT_NEAR(tip_mm / row.tip_mm, 1.0, 1e-3) << "E " << row.youngs_pa;
     }
 }
+
+TEST(StaticEquilibrium, RefusesABadMaterialAndAnUnpinnedBodySayingWhy)
+{
+    const Cantilever beam;
+    StaticLoad incompressible;
+    incompressible.poisson_ratio = 0.5;
+    const Result<StaticEquilibrium> bad = solve_static_equilibrium(*beam.mesh, incompressible);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().find("nu < 0.5"), std::string::npos) << bad.error();
+
+    TetMeshDesc desc = box_lattice({2, 2, 2}, {0.0f, 1.0f, 0.0f}, {0.2f, 0.2f, 0.2f});
+    desc.name = "free cube";
+    const std::shared_ptr<const TetMesh> cube = prepare_or_fail(desc);
+    const Result<StaticEquilibrium> unpinned = solve_static_equilibrium(*cube, StaticLoad{});
+    ASSERT_FALSE(unpinned.ok());
+    EXPECT_NE(unpinned.error().find("free cube"), std::string::npos) << unpinned.error();
+}

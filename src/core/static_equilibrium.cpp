@@ -207,6 +207,14 @@ std::vector<glm::dvec3> static_energy_gradient_n(const TetMesh& mesh, const Stat
 Result<StaticEquilibrium> solve_static_equilibrium(const TetMesh& mesh, const StaticLoad& load,
                                                    const StaticSolveOptions& options)
 {
+    const bool material_ok = std::isfinite(load.youngs_modulus_pa) && load.youngs_modulus_pa > 0.0 &&
+                             load.poisson_ratio >= 0.0 && load.poisson_ratio < 0.5 &&
+                             std::isfinite(load.density_kg_m3) && load.density_kg_m3 > 0.0;
+    if (!material_ok) {
+        return Result<StaticEquilibrium>::failure(
+            "static equilibrium of '" + mesh.name +
+            "': needs E > 0, 0 <= nu < 0.5 and a positive density");
+    }
     const Problem p = make_problem(mesh, load);
     StaticEquilibrium out;
     out.positions_m.assign(mesh.rest_positions.begin(), mesh.rest_positions.end());

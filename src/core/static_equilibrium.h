@@ -40,7 +40,9 @@ struct StaticEquilibrium {
     double relative_residual = 0.0;  // max |net force| / max |m g|, free vertices
 };
 
-// Fails, saying why, when Newton's method does not reach the tolerance.
+// Fails, saying why, on a material out of range (E <= 0, nu outside [0, 0.5),
+// density <= 0), when the pins do not hold the body, or when Newton's method
+// does not reach the tolerance.
 Result<StaticEquilibrium> solve_static_equilibrium(const TetMesh& mesh, const StaticLoad& load,
                                                    const StaticSolveOptions& options = {});
 
