@@ -1,12 +1,16 @@
 // The test cantilever: 0.6 x 0.2 x 0.2 m, 6 x 2 x 2 cells, left face pinned,
-// and its static tip deflection on any solver. Shared by the CPU and GPU
-// stiffness tests.
+// its static tip deflection on any solver, and the exact one (Newton on the
+// same discrete energy, core/static_equilibrium.h) that both are measured
+// against. Shared by the CPU and GPU stiffness tests.
 #pragma once
 
 #include "test_support.h"
 
+#include "core/static_equilibrium.h"
+
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 struct Cantilever {
     static constexpr float length_m = 0.6f;
@@ -48,5 +52,21 @@ struct Cantilever {
         double sum = 0.0;
         for (uint32_t v : tip) sum += mesh->rest_positions[v].y - x[v].y;
         return static_cast<float>(sum / tip.size());
+    }
+
+    // The exact static tip deflection (m) under gravity, NaN (and a test
+    // failure) if Newton's method fails.
+    double exact_tip_deflection(float youngs_pa, float poisson_ratio) const
+    {
+        StaticLoad load;
+        load.youngs_modulus_pa = youngs_pa;
+        load.poisson_ratio = poisson_ratio;
+        load.density_kg_m3 = density_kg_m3;
+        const Result<StaticEquilibrium> exact = solve_static_equilibrium(*mesh, load);
+        EXPECT_TRUE(exact.ok()) << exact.error();
+        if (!exact) return std::numeric_limits<double>::quiet_NaN();
+        double sum = 0.0;
+        for (uint32_t v : tip) sum += mesh->rest_positions[v].y - exact.value().positions_m[v].y;
+        return sum / tip.size();
     }
 };
