@@ -204,6 +204,11 @@ def inner(softbody, workdir):
         failures += attempt
         if took_s is not None and took_s < MIN_LOAD_S:
             failures.append(f"even the largest mesh loads in {took_s} s: too quick to watch")
+        # Cancelling needs a load that is surely still running when Esc
+        # arrives, on a busy machine or an idle one: the largest mesh.
+        levels, resolution = SIZES[-1]
+        mesh = workdir / f"loading_sphere{levels}.obj"
+        write_icosphere(mesh, levels)
         esc_cancels(softbody, workdir, mesh, resolution, failures)
         break
     for f in failures:

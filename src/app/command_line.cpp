@@ -292,7 +292,7 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
                            ": above " + std::to_string(L::mesh_resolution.max) +
                            " the body has more than ~" +
                            std::to_string(L::max_tets_at_max_resolution) +
-                           " tets on the bunny (48 took 18 CPU-s to prepare, 200 half an hour)");
+                           " tets on the bunny (64 took 5 CPU-s to fill and runs at seconds per frame)");
             }
             options.mesh_resolution = *n;
         } else if (flag == "--drag") {

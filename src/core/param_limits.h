@@ -63,12 +63,16 @@ struct ParamLimits {
     // idle cores), 38 hours on llvmpipe.
     static constexpr Range<int> frames{0, 1000000};
     // OBJ tetrahedralization, cells along the longest side. assets/bunny.obj
-    // measured: 12 -> 4,787 tets, 24 -> 36,545, 32 -> 84,649 (6 CPU-s to
-    // load, ~130 ms per frame on two cores), 48 -> 279,508 (18 CPU-s);
-    // 200 took 1,756 CPU-s and 5 GB, then 221 s per frame. A shape that
-    // fills its box has more tets than the bunny at the same resolution.
-    static constexpr Range<int> mesh_resolution{2, 32};
-    static constexpr int max_tets_at_max_resolution = 85000;  // the bunny at 32, for messages
+    // with the hierarchical winding number, measured on 2 cores: 32 ->
+    // 84,649 tets (0.7 CPU-s to fill, ~130 ms per frame), 48 -> 279,508
+    // (2.2 CPU-s, ~0.4 s per frame on two cores: the benchmark's bunny-4x),
+    // 64 -> 653,778 (5.2 CPU-s, seconds per frame). With the brute-force
+    // winding number 200 took 1,756 CPU-s and 5 GB, then 221 s per frame. A
+    // shape that fills its box has more tets than the bunny at the same
+    // resolution. Files load in the background, so the limit is what still
+    // simulates at a few frames per second.
+    static constexpr Range<int> mesh_resolution{2, 48};
+    static constexpr int max_tets_at_max_resolution = 280000;  // the bunny at 48, for messages
     // Window or offscreen image side, pixels. On llvmpipe 8192 x 8192 took
     // 42 s and 3 GB; 4096 x 4096 takes 9 CPU-s and 0.8 GB, and is above any
     // common screen (4K UHD is 3840 x 2160). Below 16 the picture shows
