@@ -51,19 +51,23 @@ done
 
 echo "== fuzz: build (clang, ASan + UBSan + libFuzzer) in build-fuzz"
 "$root/tools/install-deps.sh"
+build_log="$(mktemp)"
 if ! { cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-         -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTBODY_FUZZ=ON -DSOFTBODY_BUILD_TESTS=OFF \
-         >/dev/null &&
-       cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]}"; }; then
+         -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTBODY_FUZZ=ON -DSOFTBODY_BUILD_TESTS=OFF &&
+       cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]}"; } >"$build_log" 2>&1; then
+  tail -n 40 "$build_log"
   echo "fuzz: FAILED to build" >&2
+  rm -f "$build_log"
   exit 2
 fi
+rm -f "$build_log"
 
 # The sanitizer's summary and the first frames in this project, so that a CI
 # log shows where it broke without the whole report.
 show_report() {
-  grep -E '^(SUMMARY|==[0-9]+==ERROR|fuzz check failed)|runtime error|#[0-9]+ .* /.*/(src|tests)/' "$1" \
-    | head -n 12 | sed -e "s|$root/||g" -e 's/^ */    /' || true
+  grep -E '^(SUMMARY|==[0-9]+== ?ERROR|fuzz check failed)|runtime error|#[0-9]+ .* /.*/(src|tests)/' "$1" \
+    | head -n 12 \
+    | sed -E -e "s|$root/||g" -e 's#build-fuzz/(tests/fuzz/\.\./\.\./)?\.\./##g' -e 's/^ */    /' || true
 }
 
 failed=()
