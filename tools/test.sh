@@ -24,7 +24,7 @@ build="$root/build-sanitize"
 # Tests left out under the sanitizers for their time: each took over 20 s
 # under ASan + UBSan, RelWithDebInfo, on the idle 2-core CI machine (AMD
 # EPYC); every test kept takes 17 s at most, all of them together about
-# 2.5 min. They run the CPU solver for many frames or until it converges;
+# 2 min (126 s). They run the CPU solver for many frames or until it converges;
 # the kept tests (rest pose, mirrored mesh, drops, grabs, no allocation) run
 # the same passes under the checks. All of them run in the normal suite.
 slow_tests=(
