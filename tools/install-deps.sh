@@ -10,6 +10,9 @@ packages=(
   libgl-dev libegl-dev libgl1-mesa-dri mesa-utils
   libgtest-dev libgmock-dev libeigen3-dev
   xvfb xauth xdotool
+  # tools/fuzz.sh: clang, and libFuzzer's runtime (libclang_rt.fuzzer), which
+  # Debian ships in libclang-rt-14-dev (libfuzzer-14-dev is only libFuzzer.a).
+  clang libclang-rt-14-dev
 )
 
 missing=()

@@ -1,0 +1,23 @@
+// Fuzz target: the .tet text parser (parse_tet_text), then the solvers'
+// checks on whatever it accepts.
+#include "fuzz_support.h"
+
+#include "core/mesh_files.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    const std::string name = "fuzz.tet";
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    const Result<TetMeshDesc> mesh = parse_tet_text(text, name);
+    if (!mesh) {
+        fuzz::check_refusal_names(mesh, name);
+        return 0;
+    }
+    fuzz::check_accepted(mesh.value());
+    fuzz::prepare_as_the_program_does(mesh.value());
+    return 0;
+}
