@@ -4,6 +4,7 @@
 // Each is refused with a message that names the file (and the line), or
 // loads and simulates; nothing throws, nothing reserves gigabytes. The
 // committed files of tests/regressions/mesh_files are checked here too.
+#include "scratch_dir_test.h"
 #include "mesh_shapes.h"
 #include "test_support.h"
 
@@ -23,27 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A scratch directory per test, removed afterwards.
-class HostileFiles : public ::testing::Test {
-protected:
-    void SetUp() override
-    {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() / (std::string("softbody_hostile_") + info->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-
-    std::string write(const std::string& name, const std::string& content) const
-    {
-        const fs::path path = dir_ / name;
-        std::ofstream(path, std::ios::binary) << content;
-        return path.string();
-    }
-
-    fs::path dir_;
-};
+class HostileFiles : public ScratchDirTest {};
 
 // load_mesh_file, which must not throw.
 Result<TetMeshDesc> load(const std::string& path, const TetrahedralizeOptions& options = {})

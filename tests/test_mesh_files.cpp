@@ -2,6 +2,7 @@
 // with 0- and 1-based numbering, OBJ tetrahedralized on load, placement in
 // the world, the bunny preset, and every kind of bad file refused with a
 // message that names it.
+#include "scratch_dir_test.h"
 #include "mesh_shapes.h"
 
 #include "core/bunny.h"
@@ -18,28 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A scratch directory per test, removed afterwards.
-class MeshFiles : public ::testing::Test {
-protected:
-    void SetUp() override
-    {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() / (std::string("softbody_mesh_files_") + info->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-
-    std::string write(const std::string& name, const std::string& content) const
-    {
-        const fs::path path = dir_ / name;
-        std::ofstream(path, std::ios::binary) << content;
-        return path.string();
-    }
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-    fs::path dir_;
-};
+class MeshFiles : public ScratchDirTest {};
 
 // Refused, with a message that names the file and says `reason`.
 void expect_refused(const std::string& path, const std::string& reason)
