@@ -4,8 +4,8 @@
 // Each is refused with a message that names the file (and the line), or
 // loads and simulates; nothing throws, nothing reserves gigabytes. The
 // committed files of tests/regressions/mesh_files are checked here too.
-#include "scratch_dir_test.h"
 #include "mesh_shapes.h"
+#include "scratch_dir_test.h"
 #include "test_support.h"
 
 #include "core/mesh_files.h"

@@ -2,8 +2,8 @@
 // with 0- and 1-based numbering, OBJ tetrahedralized on load, placement in
 // the world, the bunny preset, and every kind of bad file refused with a
 // message that names it.
-#include "scratch_dir_test.h"
 #include "mesh_shapes.h"
+#include "scratch_dir_test.h"
 
 #include "core/bunny.h"
 #include "core/lattice.h"
