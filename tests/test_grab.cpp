@@ -14,6 +14,12 @@ TEST(CpuGrab, YankDoesNotExplodeOrInvert)
     grab_scenarios::yank(solver);
 }
 
+TEST(CpuGrab, DragFasterThanAHandIsFollowedAtTheTopSpeed)
+{
+    CpuSolver solver;
+    grab_scenarios::drag_faster_than_a_hand(solver);
+}
+
 TEST(CpuGrab, PinnedVertexStaysInPlace)
 {
     CpuSolver solver;

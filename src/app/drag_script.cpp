@@ -91,7 +91,13 @@ void DragScript::before_frame(int frame, Solver& solver)
         const float s = static_cast<float>(frame - d.start_frame + 1) /
                         static_cast<float>(d.end_frame - d.start_frame);
         const glm::vec3 end_target = solver.mesh().rest_positions[d.vertex] + d.offset_m;
-        grab = grab_vertex(d.vertex, glm::mix(start_positions_[i], end_target, s),
+        // The same grab as last frame catches up from its last target; a new
+        // one from where its vertex is.
+        const bool holding = current_ && current_->vertices.x == d.vertex;
+        const glm::vec3 previous = holding ? current_->target_m : start_positions_[i];
+        grab = grab_vertex(d.vertex,
+                           speed_limited_target(previous, glm::mix(start_positions_[i], end_target, s),
+                                                kFrameSeconds),
                            stiffness_n_per_m_);
         break;  // one grab at a time, as with one mouse
     }

@@ -32,6 +32,7 @@ bool MouseGrab::begin(Scene& scene, const Ray& ray, const CameraView& camera,
         return false;
     }
     grab_ = grab_hit(*hit, stiffness_n_per_m);
+    applied_target_m_ = grab_->target_m;
     plane_point_m_ = hit->point_m;
     plane_normal_ = -view_forward(camera);
     scene.set_grab(grab_);
@@ -74,10 +75,13 @@ void MouseGrab::end(Scene& scene)
     }
 }
 
-void MouseGrab::apply(Scene& scene, float stiffness_n_per_m)
+void MouseGrab::apply(Scene& scene, float stiffness_n_per_m, float seconds)
 {
     if (grab_) {
         grab_->stiffness_n_per_m = stiffness_n_per_m;
-        scene.set_grab(grab_);
+        applied_target_m_ = speed_limited_target(applied_target_m_, grab_->target_m, seconds);
+        Grab applied = *grab_;
+        applied.target_m = applied_target_m_;
+        scene.set_grab(applied);
     }
 }

@@ -21,14 +21,17 @@ public:
     // Moves the drag plane along the view: positive steps push it away.
     void push(float wheel_steps, const CameraView& camera);
     void end(Scene& scene);
-    // Hands the current grab to the solver; call before every step.
-    void apply(Scene& scene, float stiffness_n_per_m);
+    // Hands the current grab to the solver; call before the steps that
+    // simulate `seconds`. The solver's target follows the cursor's at most
+    // at kGrabMaxTargetSpeed_m_s (core/grab.h).
+    void apply(Scene& scene, float stiffness_n_per_m, float seconds);
 
     bool active() const { return grab_.has_value(); }
     const Grab& grab() const { return *grab_; }
 
 private:
-    std::optional<Grab> grab_;
+    std::optional<Grab> grab_;       // its target is the cursor's
+    glm::vec3 applied_target_m_{0.0f};  // the target the solver has
     glm::vec3 plane_point_m_{0.0f};
     glm::vec3 plane_normal_{0.0f, 0.0f, 1.0f};  // toward the camera
 };

@@ -442,7 +442,7 @@ int run_window_app(const Options& options)
                 // GPU time from timer queries once they have shown a sane value;
                 // until then (or where they never do) wall time around a
                 // fenced step.
-                mouse_grab.apply(scene, panel.grab_stiffness_n_per_m);
+                mouse_grab.apply(scene, panel.grab_stiffness_n_per_m, steps * kFrameSeconds);
                 const bool on_gpu = scene.solver_kind() == SolverKind::gpu;
                 const bool use_timer = on_gpu && timer_works;
                 const auto start = std::chrono::steady_clock::now();

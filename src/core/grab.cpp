@@ -41,6 +41,15 @@ float sanitized_grab_stiffness(float stiffness_n_per_m)
     return std::clamp(stiffness_n_per_m, 1.0f, 1.0e9f);
 }
 
+glm::vec3 speed_limited_target(const glm::vec3& previous, const glm::vec3& wanted,
+                               float seconds)
+{
+    const glm::vec3 move = wanted - previous;
+    const float distance = glm::length(move);
+    const float reach = kGrabMaxTargetSpeed_m_s * seconds;
+    return distance > reach ? previous + move * (reach / distance) : wanted;
+}
+
 float grab_max_step_m(const TetMesh& mesh)
 {
     double sum = 0.0;

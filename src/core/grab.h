@@ -36,6 +36,17 @@ struct Grab {
 
 inline constexpr float kDefaultGrabStiffness = 5.0e4f;  // N/m
 
+// The fastest a grab's target moves, m/s, whatever the mouse or a --drag
+// asks for: a hard throw. A --drag of 50 m in two frames asked for 1,500
+// m/s, the grabbed vertex followed and left at 2,000 m/s, and a 100 Pa cube
+// was still moving at 27 m/s 15 s later; the target now catches up at this
+// speed instead.
+inline constexpr float kGrabMaxTargetSpeed_m_s = 20.0f;
+
+// From `previous` toward `wanted`, at most kGrabMaxTargetSpeed_m_s * seconds.
+glm::vec3 speed_limited_target(const glm::vec3& previous, const glm::vec3& wanted,
+                               float seconds);
+
 Grab grab_vertex(uint32_t vertex, glm::vec3 target_m, float stiffness_n_per_m);
 Grab grab_hit(const SurfaceHit& hit, float stiffness_n_per_m);
 

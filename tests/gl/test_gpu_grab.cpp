@@ -21,6 +21,13 @@ TEST_F(GpuGrab, YankDoesNotExplodeOrInvert)
     grab_scenarios::yank(*solver);
 }
 
+TEST_F(GpuGrab, DragFasterThanAHandIsFollowedAtTheTopSpeed)
+{
+    auto solver = make_gpu_solver();
+    ASSERT_TRUE(solver);
+    grab_scenarios::drag_faster_than_a_hand(*solver);
+}
+
 TEST_F(GpuGrab, PinnedVertexStaysInPlace)
 {
     auto solver = make_gpu_solver();
