@@ -20,6 +20,23 @@ TEST(CpuGrab, DragFasterThanAHandIsFollowedAtTheTopSpeed)
     grab_scenarios::drag_faster_than_a_hand(solver);
 }
 
+TEST(GrabTarget, FollowsAtMostAtTheTopSpeed)
+{
+    const glm::vec3 from(1.0f, 2.0f, 3.0f);
+    const float frame = 1.0f / 60.0f;
+    const glm::vec3 near = from + glm::vec3(0.1f, 0.0f, 0.0f);
+    EXPECT_EQ(speed_limited_target(from, near, frame), near) << "within reach: exactly there";
+    const glm::vec3 far = from + glm::vec3(0.0f, 50.0f, 0.0f);
+    const glm::vec3 got = speed_limited_target(from, far, frame);
+    EXPECT_NEAR(glm::length(got - from), kGrabMaxTargetSpeed_m_s * frame, 1e-5f);
+    EXPECT_NEAR(got.x, from.x, 1e-6f);
+    // Beyond float's reach the direction still holds; nothing becomes NaN.
+    const glm::vec3 huge = speed_limited_target(from, glm::vec3(3.0e38f), frame);
+    EXPECT_TRUE(std::isfinite(huge.x) && std::isfinite(huge.y) && std::isfinite(huge.z));
+    EXPECT_GT(huge.x, from.x);
+    EXPECT_EQ(speed_limited_target(from, glm::vec3(INFINITY), frame), from);
+}
+
 TEST(CpuGrab, PinnedVertexStaysInPlace)
 {
     CpuSolver solver;

@@ -115,20 +115,18 @@ TEST(Divergence, StatsOfADivergedBodyDoNotPretend)
     EXPECT_EQ(fine.max_speed_m_s, 0.0f);
 }
 
-// The fuzz run's drag, built past the command line's range check: its
-// |offset| overflows in the grab and the body turns NaN. The run must see
-// it at its first check (one simulated second) and stop there.
+// A body with one NaN vertex (as a drag of 1e38 m once made one: its
+// |offset| overflowed in the grab): the NaN spreads through the tets, and the
+// run must see it at its first check (one simulated second) and stop there.
 TEST(Divergence, AHeadlessRunStopsAtTheFirstNonFinitePosition)
 {
     const auto mesh = preset_mesh(PresetId::cube);
     CpuSolver solver;
     solver.load(mesh);
-    DragSpec drag;
-    drag.start_frame = 0;
-    drag.end_frame = 2;
-    drag.vertex = 0;
-    drag.offset_m = glm::vec3(1.0e38f);
-    DragScript drags({drag}, kDefaultGrabStiffness);
+    std::vector<glm::vec3> poisoned = mesh->rest_positions;
+    poisoned[0] = glm::vec3(NAN);
+    solver.set_state(poisoned, std::vector<glm::vec3>(poisoned.size(), glm::vec3(0.0f)));
+    DragScript drags({}, kDefaultGrabStiffness);
     std::vector<glm::vec3> positions;
     const FramesRun ran = run_frames_checked(solver, drags, SimParams(), 300, positions);
     EXPECT_TRUE(ran.diverged);

@@ -44,10 +44,17 @@ float sanitized_grab_stiffness(float stiffness_n_per_m)
 glm::vec3 speed_limited_target(const glm::vec3& previous, const glm::vec3& wanted,
                                float seconds)
 {
-    const glm::vec3 move = wanted - previous;
-    const float distance = glm::length(move);
-    const float reach = kGrabMaxTargetSpeed_m_s * seconds;
-    return distance > reach ? previous + move * (reach / distance) : wanted;
+    // In double: a far target's length must not overflow float.
+    const glm::dvec3 move = glm::dvec3(wanted) - glm::dvec3(previous);
+    const double distance = glm::length(move);
+    const double reach = static_cast<double>(kGrabMaxTargetSpeed_m_s) * seconds;
+    if (distance <= reach) {
+        return wanted;
+    }
+    if (!std::isfinite(distance)) {
+        return previous;  // nowhere sensible to head for
+    }
+    return glm::vec3(glm::dvec3(previous) + move * (reach / distance));
 }
 
 float grab_max_step_m(const TetMesh& mesh)
