@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+from window_driver import run_inner_under_xvfb, wait_for, xdotool
+
 # Sphere subdivision levels and lattice resolutions, from small to large:
 # the first whose load takes at least MIN_LOAD_S is the test (a load too
 # quick to watch shows nothing: the log reports progress once a second, and
@@ -38,13 +40,7 @@ LOADED = re.compile(r"loaded (\S+) in ([\d.]+) s \((\d+) frames drawn meanwhile\
 
 
 def outer(softbody, workdir):
-    if shutil.which("xvfb-run") is None or shutil.which("xdotool") is None:
-        print("SKIP: xvfb-run or xdotool is not installed")
-        return 77
-    result = subprocess.run(
-        ["xvfb-run", "-a", "-s", "-screen 0 1280x720x24", sys.executable, __file__, "--inner",
-         softbody, workdir], timeout=1200)
-    return result.returncode
+    return run_inner_under_xvfb(__file__, softbody, workdir, 1200)
 
 
 def write_icosphere(path, levels):
@@ -78,24 +74,6 @@ def write_icosphere(path, levels):
         out.writelines(f"v {x:.6f} {y:.6f} {z:.6f}\n" for x, y, z in verts)
         out.writelines(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in faces)
     return len(faces)
-
-
-def xdotool(*args):
-    subprocess.run(["xdotool", *args], check=True)
-
-
-def wait_for(log_path, pattern, seconds, app=None):
-    """The first match of `pattern` in the log, or None after `seconds` (or
-    once the program has exited)."""
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        match = re.search(pattern, log_path.read_text())
-        if match:
-            return match
-        if app is not None and app.poll() is not None:
-            return re.search(pattern, log_path.read_text())
-        time.sleep(0.1)
-    return None
 
 
 def start(softbody, workdir, name, mesh, resolution, frames):

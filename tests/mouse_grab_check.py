@@ -5,35 +5,17 @@ show the grab and the release; Esc must quit it cleanly.
 Run as: mouse_grab_check.py SOFTBODY WORKDIR (it starts Xvfb itself through
 xvfb-run). Skips (exit 77) only where xvfb-run or xdotool is missing.
 """
-import os
-import shutil
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from window_driver import run_inner_under_xvfb, wait_for, xdotool
+
 
 def outer(softbody, workdir):
-    if shutil.which("xvfb-run") is None or shutil.which("xdotool") is None:
-        print("SKIP: xvfb-run or xdotool is not installed")
-        return 77
-    result = subprocess.run(
-        ["xvfb-run", "-a", "-s", "-screen 0 1280x720x24", sys.executable, __file__, "--inner",
-         softbody, workdir], timeout=600)
-    return result.returncode
-
-
-def xdotool(*args):
-    subprocess.run(["xdotool", *args], check=True)
-
-
-def wait_for(log_path, text, seconds):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        if text in log_path.read_text():
-            return True
-        time.sleep(0.2)
-    return False
+    return run_inner_under_xvfb(__file__, softbody, workdir, 600)
 
 
 def inner(softbody, workdir):
@@ -43,7 +25,7 @@ def inner(softbody, workdir):
                                stdout=log, stderr=subprocess.STDOUT)
     failures = []
     try:
-        if not wait_for(log_path, "cube: 343 vertices", 60):
+        if not wait_for(log_path, re.escape("cube: 343 vertices"), 60):
             failures.append("the window did not start")
             return 1
         # The camera frames the cube's fall; it lands near the middle of the
@@ -53,7 +35,7 @@ def inner(softbody, workdir):
         while not grabbed and time.time() < deadline:
             xdotool("mousemove", "660", "420")
             xdotool("mousedown", "1")
-            grabbed = wait_for(log_path, "grabbed the body", 3)
+            grabbed = wait_for(log_path, re.escape("grabbed the body"), 3)
             if not grabbed:
                 xdotool("mouseup", "1")
                 time.sleep(0.5)
@@ -64,7 +46,7 @@ def inner(softbody, workdir):
                 xdotool("mousemove", "660", str(420 - 20 * step))
                 time.sleep(0.3)
             xdotool("mouseup", "1")
-            if not wait_for(log_path, "released", 20):
+            if not wait_for(log_path, re.escape("released"), 20):
                 failures.append("no release was reported")
         xdotool("key", "Escape")
         code = app.wait(timeout=60)

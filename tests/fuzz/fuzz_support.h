@@ -116,4 +116,16 @@ inline void prepare_as_the_program_does(const TetMeshDesc& mesh)
     if (!prepared && prepared.error().empty()) fail("prepare_tet_mesh refused without a reason");
 }
 
+// A tet loader's answer: a refusal names `name`; an accepted mesh is sound
+// and goes through what load_mesh_file() does next.
+inline void check_tet_mesh_outcome(const Result<TetMeshDesc>& mesh, const std::string& name)
+{
+    if (!mesh) {
+        check_refusal_names(mesh, name);
+        return;
+    }
+    check_accepted(mesh.value());
+    prepare_as_the_program_does(mesh.value());
+}
+
 }  // namespace fuzz

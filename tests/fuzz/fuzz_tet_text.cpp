@@ -13,11 +13,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const std::string name = "fuzz.tet";
     const std::string text(reinterpret_cast<const char*>(data), size);
     const Result<TetMeshDesc> mesh = parse_tet_text(text, name);
-    if (!mesh) {
-        fuzz::check_refusal_names(mesh, name);
-        return 0;
-    }
-    fuzz::check_accepted(mesh.value());
-    fuzz::prepare_as_the_program_does(mesh.value());
+    fuzz::check_tet_mesh_outcome(mesh, name);
     return 0;
 }
