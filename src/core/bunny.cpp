@@ -29,7 +29,8 @@ std::string asset_directory()
 
 Result<TetMeshDesc> make_bunny_mesh()
 {
-    Result<TetMeshDesc> mesh = load_mesh_file(asset_directory() + "/" + kBunnyTetFile, {});
+    // Read only: every preset is prepared once it is placed.
+    Result<TetMeshDesc> mesh = read_mesh_file(asset_directory() + "/" + kBunnyTetFile, {});
     if (!mesh) {
         return mesh;
     }
