@@ -9,7 +9,7 @@ layout(local_size_x = 64) in;
 void predict_vertex(uint v)
 {
     vec3 x = positions[v].xyz;
-    if (inverse_volumes[v] != 0.0f) {
+    if (inverse_masses[v] != 0.0f) {
         // Damping before gravity, so that it does not weaken the static load.
         vec3 velocity = u_solver.y * velocities[v].xyz + u_gravity_h.w * u_gravity_h.xyz;
         velocities[v] = vec4(velocity, 0.0f);

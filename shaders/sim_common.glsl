@@ -2,17 +2,27 @@
 // layout mirrors GpuSolver (src/gpu/gpu_solver.cpp): binding numbers and
 // struct layouts must change together there.
 
+// As kMaxObstacles in core/world.h.
+#define SIM_MAX_OBSTACLES 32
+
 // Set once per frame by GpuSolver::step_frame; std140.
 layout(std140, binding = 0) uniform SimParameters {
     vec4 u_gravity_h;        // xyz gravity (m/s^2), w substep length h (s)
-    vec4 u_material;         // x mu, y lambda (Pa), z 1/h^2, w 1 if the volume constraint is on
-    vec4 u_solver;           // x Jacobi k, y velocity damping factor per substep, z 1/h, w density
-    vec4 u_contact;          // x static friction, y dynamic friction, z 1 if the ground is on
-    uvec4 u_counts;          // x vertices, y tets, z surface triangles
+    vec4 u_solver;           // x Jacobi k, y velocity damping factor per substep, z 1/h, w 1/h^2
+    vec4 u_contact;          // x static friction, y dynamic friction, z 1 if the ground is on,
+                             // w body contacts' recovery speed (m/s)
+    uvec4 u_counts;          // x vertices, y tets, z surface triangles, w obstacles
     // The grab (mouse or --drag): three vertices and their weights.
     uvec4 u_grab_vertices;   // xyz vertices, w 1 while grabbing
     vec4 u_grab_weights;     // xyz barycentric weights, w compliance / h^2
     vec4 u_grab_target;      // xyz target (m), w largest move per iteration (m)
+    // Body contact (core/body_contacts.h): x 1 / hash cell size (1/m),
+    // y thickness, z search radius, w rest-shape exclusion (m).
+    vec4 u_contact_hash;
+    uvec4 u_contact_counts;  // x hash table size, y surface vertices, z 1 if body contact is on
+    // Obstacle i is u_obstacles[2i] = (a, radius), [2i + 1] = (b, shape),
+    // as contact_math.glsl takes them.
+    vec4 u_obstacles[2 * SIM_MAX_OBSTACLES];
 };
 
 // Per vertex.
@@ -20,7 +30,7 @@ layout(std430, binding = 0) buffer Positions { vec4 positions[]; };          // 
 layout(std430, binding = 1) buffer Velocities { vec4 velocities[]; };        // xyz m/s
 layout(std430, binding = 2) buffer Predicted { vec4 predicted[]; };          // xyz x after predict
 layout(std430, binding = 3) buffer Corrections { vec4 corrections[]; };      // xyz correction, w ground push
-layout(std430, binding = 4) readonly buffer InverseVolumes { float inverse_volumes[]; };  // 0: pinned
+layout(std430, binding = 4) readonly buffer InverseMasses { float inverse_masses[]; };  // 0: pinned
 // Some drivers count every declared block against the per-shader limit (16
 // on llvmpipe), used or not: a pass that needs more blocks of its own
 // defines SIM_NO_GATHER_OR_SURFACE before including this file to leave out
@@ -36,6 +46,7 @@ struct TetRest {
     vec4 b0;  // xyz column 0 of B = Dm^-1, w rest volume V0 (m^3)
     vec4 b1;  // xyz column 1 of B, w max corner valence
     vec4 b2;  // xyz column 2 of B
+    vec4 compliance;  // x 1 / (2 mu V0), y 1 / (lambda V0) or -1 without volume term (its body's)
 };
 layout(std430, binding = 8) readonly buffer Tets { uvec4 tets[]; };
 layout(std430, binding = 9) readonly buffer TetRests { TetRest tet_rests[]; };
@@ -53,8 +64,8 @@ layout(std430, binding = 14) readonly buffer FaceOffsets { uint face_offsets[]; 
 layout(std430, binding = 15) readonly buffer FaceEntries { uint face_entries[]; };
 #endif
 
-// Inverse mass of vertex v: 1 / (density * lumped volume), 0 when pinned.
+// Inverse mass of vertex v: 1 / (its body's density * lumped volume), 0 when pinned.
 float inverse_mass(uint v)
 {
-    return inverse_volumes[v] / u_solver.w;
+    return inverse_masses[v];
 }

@@ -2,14 +2,15 @@
 // Pass 3a, Gauss-Seidel, for meshes whose colours are small: u_iterations
 // whole iterations in one dispatch of a single workgroup, which walks the
 // colours in order (barrier() between them) and ends each iteration with the
-// ground projection. It replaces a dispatch per colour, whose launch costs
+// ground and obstacle projection. It replaces a dispatch per colour, whose launch costs
 // more than a small colour's work. barrier() synchronises a workgroup only,
 // hence one group. Same order of tets and colours as the CPU solver.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
 #include "tet_math.glsl"
 #include "tet_step.glsl"
-#include "ground.glsl"
+#include "contact_math.glsl"
+#include "static_contact.glsl"
 // One SIMD row of llvmpipe (8 lanes of 256 bits): in a single group nothing
 // runs in parallel anyway, and every extra lane past the end of a colour
 // would run the whole tet step masked off (measured: 8 < 16 < 32 < 64).
@@ -49,7 +50,7 @@ void main()
         for (uint r = 0u; r < rounds; ++r) {
             uint v = r * gl_WorkGroupSize.x + lane;
             if (v < u_counts.x) {
-                project_vertex_onto_ground(v);
+                project_vertex_out_of_static(v);
             }
         }
         group_sync();

@@ -12,10 +12,9 @@ void solve_tet_at(uint t, float omega, out uvec4 tet, out vec3 d0, out vec3 d1, 
     float rest_volume = rest.b0.w;
     vec4 w = vec4(inverse_mass(tet.x), inverse_mass(tet.y), inverse_mass(tet.z),
                   inverse_mass(tet.w));
-    float alpha_arap = (1.0f / (2.0f * u_material.x * rest_volume)) * u_material.z;
-    bool volume_enabled = u_material.w != 0.0f;
-    float alpha_volume =
-        volume_enabled ? (1.0f / (u_material.y * rest_volume)) * u_material.z : 0.0f;
+    float alpha_arap = rest.compliance.x * u_solver.w;
+    bool volume_enabled = rest.compliance.y >= 0.0f;
+    float alpha_volume = volume_enabled ? rest.compliance.y * u_solver.w : 0.0f;
     vec4 lambda = lambdas[t];
     float residual;
     tm_solve_tet(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,

@@ -1,7 +1,9 @@
 #version 430 core
 // Pass 4 of a substep (DESIGN.md 4.4): v = (x - x_prev) / h from its exact
-// parts, then Coulomb friction against the ground.
+// parts, then Coulomb friction against the ground and the obstacles.
 #include "sim_common.glsl"
+#include "contact_math.glsl"
+#include "static_contact.glsl"
 layout(local_size_x = 64) in;
 
 void main()
@@ -14,15 +16,8 @@ void main()
     vec3 velocity = velocities[v].xyz + correction.xyz * u_solver.z;
     float push = correction.w;
     if (push > 0.0f) {
-        vec3 tangential = vec3(velocity.x, 0.0f, velocity.z);
-        float slide = length(tangential) * u_gravity_h.w;
-        if (slide < u_contact.x * push) {
-            tangential = vec3(0.0f);
-        } else {
-            tangential *= max(0.0f, 1.0f - u_contact.y * push / slide);
-        }
-        velocity.x = tangential.x;
-        velocity.z = tangential.z;
+        velocity = cm_apply_friction(velocity, static_surface_normal(positions[v].xyz), push,
+                                     u_gravity_h.w, u_contact.x, u_contact.y);
     }
     velocities[v] = vec4(velocity, 0.0f);
 }

@@ -121,6 +121,9 @@ TEST(CpuSolver, MirroredMeshRecoversToPositiveVolumes)
 
     SimParams params = free_space_params();
     params.air_damping_per_s = 2.0f;
+    // Turning back out of the mirror image takes the body through itself,
+    // which self-contact rightly forbids: this tests the elastic maths alone.
+    params.body_contact = false;
     run_frames(solver, params, 120);
     const SimStats stats = compute_stats(*mesh, solver.positions(), solver.velocities());
     EXPECT_EQ(stats.nan_count, 0u);

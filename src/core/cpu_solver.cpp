@@ -1,5 +1,7 @@
 #include "core/cpu_solver.h"
 
+#include "core/body_materials.h"
+#include "core/contact_math.h"
 #include "core/flush_denormals.h"
 #include "core/grab_math.h"
 #include "core/material.h"
@@ -34,19 +36,26 @@ private:
 
 }  // namespace
 
-void CpuSolver::load(std::shared_ptr<const TetMesh> mesh)
+void CpuSolver::load(std::shared_ptr<const World> world)
 {
-    assert(mesh && "CpuSolver::load needs a mesh");
-    mesh_ = std::move(mesh);
+    assert(world && world->mesh && "CpuSolver::load needs a world");
+    world_ = std::move(world);
+    mesh_ = world_->mesh;
     const size_t nv = mesh_->vertex_count();
     const size_t nt = mesh_->tet_count();
     positions_ = mesh_->rest_positions;
-    velocities_.assign(nv, glm::vec3(0.0f));
+    velocities_ = world_->initial_velocities;
+    obstacles_.clear();
+    for (const Obstacle& o : world_->obstacles) {
+        obstacles_.push_back(glm::vec4(o.a, o.radius_m));
+        obstacles_.push_back(glm::vec4(o.b, static_cast<float>(o.shape)));
+    }
+    contacts_.load(*world_);
     normals_.assign(nv, glm::vec3(0.0f, 1.0f, 0.0f));
     predicted_positions_ = positions_;
     predicted_positions_.push_back(glm::vec3(0.0f));  // the dummy vertex
     corrections_.assign(nv + 1, glm::vec3(0.0f));
-    ground_push_m_.assign(nv, 0.0f);
+    static_push_m_.assign(nv, 0.0f);
     lambda_arap_.assign(nt, 0.0f);
     lambda_volume_.assign(nt, 0.0f);
     deltas_.assign(nt * 4, glm::vec3(0.0f));
@@ -80,7 +89,7 @@ void CpuSolver::lay_out_blocks()
 {
     blocks_ = make_tet_blocks(*mesh_, kernel_.lanes);
     block_residuals_.assign(blocks_.block_count, 0.0);
-    inverse_masses_density_ = -1.0f;  // the new blocks need their inverse masses
+    materials_.clear();  // the new blocks need their inverse masses and compliances
     start_team();                     // how many threads help depends on the blocks
 }
 
@@ -117,20 +126,27 @@ void CpuSolver::start_team()
     }
 }
 
-void CpuSolver::refresh_inverse_masses(float density_kg_m3)
+void CpuSolver::refresh_materials(const SimParams& params)
 {
-    if (density_kg_m3 != inverse_masses_density_) {
-        inverse_masses_ = inverse_masses(*mesh_, density_kg_m3);
-        set_block_inverse_masses(blocks_, inverse_masses_);
-        inverse_masses_density_ = density_kg_m3;
+    if (!update_body_materials(*world_, params, materials_)) {
+        return;
     }
+    MaterialArrays arrays = material_arrays(*world_, materials_);
+    inverse_masses_ = std::move(arrays.inverse_masses);
+    shape_compliance_ = std::move(arrays.shape_compliance);
+    volume_compliance_ = std::move(arrays.volume_compliance);
+    any_volume_term_ = arrays.any_volume_term;
+    set_block_inverse_masses(blocks_, inverse_masses_);
+    set_block_compliances(blocks_, shape_compliance_, volume_compliance_);
 }
 
 void CpuSolver::step_frame(const SimParams& raw_params)
 {
     const ScopedFlushDenormals flush_denormals;
-    const SimParams params = sanitized(raw_params);
-    refresh_inverse_masses(params.density_kg_m3);
+    sanitize_into(raw_params, params_);
+    const SimParams& params = params_;
+    refresh_materials(params);
+    const bool body_contact = params.body_contact;
     const float h = kFrameSeconds / static_cast<float>(params.substeps);
     PassTimes times;
     times.clock = "wall clock";
@@ -139,17 +155,31 @@ void CpuSolver::step_frame(const SimParams& raw_params)
         predict(params, h);
         reset_lambda();
         clock.charge(times.predict_ms);
+        if (body_contact) {
+            contacts_.find(predicted_positions_);
+            clock.charge(times.contact_find_ms);
+        }
         for (int iteration = 0; iteration < params.iterations; ++iteration) {
             if (params.method == SolverMethod::gauss_seidel) {
                 solve_tets_colored(params, h);
                 clock.charge(times.solve_ms);
-                project_ground(params);
+                project_static(params);
             } else {
                 solve_tets(params, h);
                 clock.charge(times.solve_ms);
                 apply_deltas(params);
             }
             clock.charge(times.apply_ms);
+            if (body_contact) {
+                contacts_.solve(positions_, predicted_positions_, corrections_, velocities_,
+                                inverse_masses_, h, params.static_friction,
+                                params.dynamic_friction);
+                clock.charge(times.contact_solve_ms);
+                // The static world has the last word: a contact may have
+                // pushed a vertex into the ground or an obstacle.
+                project_static(params);
+                clock.charge(times.apply_ms);
+            }
             solve_grab(h);
             clock.charge(times.grab_ms);
         }
@@ -168,7 +198,7 @@ void CpuSolver::predict(const SimParams& params, float h)
     // Damping before gravity, so that it does not weaken the static load.
     const float damping = std::max(0.0f, 1.0f - params.air_damping_per_s * h);
     for (size_t v = 0; v < positions_.size(); ++v) {
-        ground_push_m_[v] = 0.0f;
+        static_push_m_[v] = 0.0f;
         corrections_[v] = glm::vec3(0.0f);
         if (inverse_masses_[v] != 0.0f) {
             velocities_[v] = damping * velocities_[v] + h * params.gravity_m_s2;
@@ -188,10 +218,10 @@ void CpuSolver::reset_lambda()
     grab_lambda_ = 0.0f;
 }
 
-CpuSolver::TetStepConstants CpuSolver::tet_step_constants(const SimParams& params, float h)
+CpuSolver::TetStepConstants CpuSolver::tet_step_constants(const SimParams& params,
+                                                          float h) const
 {
-    const LameParameters lame = lame_parameters(params.youngs_modulus_pa, params.poisson_ratio);
-    return {lame, volume_constraint_enabled(lame), 1.0f / (h * h), params.jacobi_k};
+    return {any_volume_term_, 1.0f / (h * h), params.jacobi_k};
 }
 
 float CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm::vec3* d)
@@ -201,13 +231,12 @@ float CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm
     const float rest_volume = mesh.rest_volumes_m3[t];
     const glm::vec4 w(inverse_masses_[tet.x], inverse_masses_[tet.y], inverse_masses_[tet.z],
                       inverse_masses_[tet.w]);
-    const float alpha_volume =
-        k.volume_enabled ? volume_compliance(k.lame, rest_volume) * k.inv_h2 : 0.0f;
+    const bool volume_on = volume_compliance_[t] >= 0.0f;
+    const float alpha_volume = volume_on ? volume_compliance_[t] * k.inv_h2 : 0.0f;
     float residual = 0.0f;
     tet_math::tm_solve_tet(positions_[tet.x], positions_[tet.y], positions_[tet.z],
                            positions_[tet.w], w, mesh.inv_rest_shapes[t], rest_volume,
-                           arap_compliance(k.lame, rest_volume) * k.inv_h2, alpha_volume,
-                           k.volume_enabled, omega, lambda_arap_[t], lambda_volume_[t], d[0], d[1],
+                           shape_compliance_[t] * k.inv_h2, alpha_volume, volume_on, omega, lambda_arap_[t], lambda_volume_[t], d[0], d[1],
                            d[2], d[3], residual);
     return residual;
 }
@@ -228,9 +257,7 @@ void CpuSolver::solve_tets_colored(const SimParams& params, float h)
     const TetStepConstants k = tet_step_constants(params, h);
     // The kernels read the vertex arrays as flat x y z floats.
     static_assert(sizeof(glm::vec3) == 3 * sizeof(float));
-    const TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x,
-                            k.inv_h2 / (2.0f * k.lame.mu_pa),
-                            k.volume_enabled ? k.inv_h2 / k.lame.lambda_pa : 0.0f,
+    const TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x, k.inv_h2,
                             k.volume_enabled};
     const TetBlockArrays arrays = block_arrays(blocks_);
     const size_t members = static_cast<size_t>(team_->size());
@@ -259,15 +286,47 @@ void CpuSolver::solve_tets_colored(const SimParams& params, float h)
     mean_residual_ = static_cast<float>(residual / mesh_->tet_count());
 }
 
-void CpuSolver::project_ground(const SimParams& params)
+void CpuSolver::project_out_of_static(const SimParams& params, size_t v, glm::vec3& x)
+{
+    glm::vec3& correction = corrections_[v];
+    if (params.ground_enabled && x.y < 0.0f) {
+        static_push_m_[v] += -x.y;
+        correction.y -= x.y;
+        x.y = 0.0f;
+    }
+    for (size_t o = 0; o < obstacles_.size(); o += 2) {
+        const glm::vec3 before = x;
+        const float push =
+            contact_math::cm_push_out_of_obstacle(x, obstacles_[o], obstacles_[o + 1]);
+        if (push > 0.0f) {
+            static_push_m_[v] += push;
+            correction += x - before;
+        }
+    }
+}
+
+glm::vec3 CpuSolver::static_surface_normal(const SimParams& params, const glm::vec3& x) const
+{
+    float nearest = params.ground_enabled ? x.y : INFINITY;
+    glm::vec3 normal(0.0f, 1.0f, 0.0f);
+    for (size_t o = 0; o < obstacles_.size(); o += 2) {
+        glm::vec3 n;
+        const float d = contact_math::cm_obstacle_distance(x, obstacles_[o], obstacles_[o + 1], n);
+        if (d < nearest) {
+            nearest = d;
+            normal = n;
+        }
+    }
+    return normal;
+}
+
+void CpuSolver::project_static(const SimParams& params)
 {
     // The tet pass wrote corrections only: the positions follow here.
     for (size_t v = 0; v < positions_.size(); ++v) {
         glm::vec3 x = predicted_positions_[v] + corrections_[v];
-        if (params.ground_enabled && inverse_masses_[v] != 0.0f && x.y < 0.0f) {
-            ground_push_m_[v] += -x.y;
-            corrections_[v].y -= x.y;
-            x.y = 0.0f;
+        if (inverse_masses_[v] != 0.0f) {
+            project_out_of_static(params, v, x);
         }
         positions_[v] = x;
     }
@@ -285,14 +344,9 @@ void CpuSolver::apply_deltas(const SimParams& params)
         for (uint32_t s = slots.begin(v); s < slots.end(v); ++s) {
             sum += deltas_[slots.entries[s]];
         }
-        glm::vec3& correction = corrections_[v];
-        correction += sum;
-        glm::vec3 x = predicted_positions_[v] + correction;
-        if (params.ground_enabled && x.y < 0.0f) {
-            ground_push_m_[v] += -x.y;
-            correction.y -= x.y;
-            x.y = 0.0f;
-        }
+        corrections_[v] += sum;
+        glm::vec3 x = predicted_positions_[v] + corrections_[v];
+        project_out_of_static(params, v, x);
         positions_[v] = x;
     }
 }
@@ -338,20 +392,11 @@ void CpuSolver::update_velocities(const SimParams& params, float h)
         // (x - x_prev) / h, with x - x_prev = h v_predicted + correction
         // taken from its exact parts instead of a difference of coordinates.
         glm::vec3 velocity = velocities_[v] + corrections_[v] * inv_h;
-        const float push = ground_push_m_[v];
+        const float push = static_push_m_[v];
         if (push > 0.0f) {
-            // Coulomb friction on the tangential velocity, bounded by the
-            // ground's normal correction this substep (Macklin et al. 2020,
-            // "Detailed rigid body simulation with extended PBD", eq. 30).
-            glm::vec3 tangential(velocity.x, 0.0f, velocity.z);
-            const float slide_m = glm::length(tangential) * h;
-            if (slide_m < params.static_friction * push) {
-                tangential = glm::vec3(0.0f);
-            } else {
-                tangential *= std::max(0.0f, 1.0f - params.dynamic_friction * push / slide_m);
-            }
-            velocity.x = tangential.x;
-            velocity.z = tangential.z;
+            velocity = contact_math::cm_apply_friction(
+                velocity, static_surface_normal(params, positions_[v]), push, h,
+                params.static_friction, params.dynamic_friction);
         }
         velocities_[v] = velocity;
     }

@@ -3,6 +3,7 @@
 // shaders use. The per-tet maths is tet_math.glsl, shared with the GPU.
 #pragma once
 
+#include "core/body_contacts.h"
 #include "core/material.h"
 #include "core/simd/tet_blocks.h"
 #include "core/solver.h"
@@ -15,13 +16,15 @@ class CpuSolver final : public Solver {
 public:
     const char* name() const override { return "cpu"; }
     std::string how_it_runs() const override;
-    void load(std::shared_ptr<const TetMesh> mesh) override;
+    using Solver::load;
+    void load(std::shared_ptr<const World> world) override;
     void set_state(const std::vector<glm::vec3>& positions,
                    const std::vector<glm::vec3>& velocities) override;
     void step_frame(const SimParams& params) override;
     void read_positions(std::vector<glm::vec3>& out) const override { out = positions_; }
     void read_velocities(std::vector<glm::vec3>& out) const override { out = velocities_; }
     const TetMesh& mesh() const override { return *mesh_; }
+    const World& world() const override { return *world_; }
     void set_grab(const std::optional<Grab>& grab) override;
     std::optional<SurfaceHit> pick(const Ray& ray) const override;
     glm::vec3 read_position(uint32_t vertex) const override { return positions_[vertex]; }
@@ -55,12 +58,11 @@ private:
     void reset_lambda();
     // What every tet step of a substep shares.
     struct TetStepConstants {
-        LameParameters lame;
-        bool volume_enabled;
+        bool volume_enabled;  // some body has a volume term
         float inv_h2;
         float jacobi_k;
     };
-    static TetStepConstants tet_step_constants(const SimParams& params, float h);
+    TetStepConstants tet_step_constants(const SimParams& params, float h) const;
 
     void solve_tets(const SimParams& params, float h);
     // One tet's step with weight omega; its four corrections go to d[0..3].
@@ -70,15 +72,26 @@ private:
     // Gauss-Seidel iteration: colour by colour, SIMD block by block, into
     // the corrections; then the positions follow, projected onto the ground.
     void solve_tets_colored(const SimParams& params, float h);
-    void project_ground(const SimParams& params);
+    void project_static(const SimParams& params);
+    // The ground and the obstacles: moves x out of them, adding the moves to
+    // the correction and the vertex's push (friction).
+    void project_out_of_static(const SimParams& params, size_t v, glm::vec3& x);
+    // The normal of the static surface nearest to x: the one a vertex pushed
+    // out this substep rests on.
+    glm::vec3 static_surface_normal(const SimParams& params, const glm::vec3& x) const;
     void solve_grab(float h);
     void update_velocities(const SimParams& params, float h);
     // Once per frame.
     void rebuild_normals();
 
-    void refresh_inverse_masses(float density_kg_m3);
+    // Per body material: inverse masses and compliances, when it changed.
+    void refresh_materials(const SimParams& params);
 
-    std::shared_ptr<const TetMesh> mesh_;
+    std::shared_ptr<const World> world_;
+    std::shared_ptr<const TetMesh> mesh_;  // the world's
+    std::vector<glm::vec4> obstacles_;     // two per obstacle, as contact_math.glsl takes them
+    BodyContacts contacts_;
+    SimParams params_;                     // this frame's, sanitized (no allocation per frame)
 
     // State.
     std::vector<glm::vec3> positions_;
@@ -94,7 +107,7 @@ private:
     // SIMD blocks' padding lanes point at.
     std::vector<glm::vec3> predicted_positions_;
     std::vector<glm::vec3> corrections_;
-    std::vector<float> ground_push_m_;       // normal correction by the ground this substep
+    std::vector<float> static_push_m_;       // normal correction by ground and obstacles this substep
     std::vector<float> lambda_arap_;         // per tet
     std::vector<float> lambda_volume_;       // per tet
     std::vector<glm::vec3> deltas_;          // per tet corner slot (tet * 4 + corner)
@@ -114,8 +127,11 @@ private:
     float grab_lambda_ = 0.0f;
     float grab_max_step_m_ = 0.05f;
 
-    std::vector<float> inverse_masses_;      // depends on density
-    float inverse_masses_density_ = -1.0f;   // density they were computed for
+    std::vector<float> inverse_masses_;      // depend on the densities
+    std::vector<float> shape_compliance_;    // per tet, 1 / (2 mu V0)
+    std::vector<float> volume_compliance_;   // per tet, 1 / (lambda V0); -1: no volume term
+    bool any_volume_term_ = false;
+    std::vector<BodyMaterial> materials_;    // per body, what the above were computed for
 
     bool pass_timing_ = false;
     std::optional<PassTimes> pass_times_;

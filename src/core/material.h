@@ -3,6 +3,15 @@
 // shape (co-rotational) and volume constraints of each tet.
 #pragma once
 
+// What a body is made of; every body of a world has its own.
+struct BodyMaterial {
+    float youngs_modulus_pa = 1.0e5f;
+    float poisson_ratio = 0.3f;
+    float density_kg_m3 = 1000.0f;
+
+    bool operator==(const BodyMaterial&) const = default;
+};
+
 struct LameParameters {
     float mu_pa;      // shear modulus
     float lambda_pa;  // first Lame parameter; 0 at nu = 0

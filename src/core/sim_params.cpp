@@ -2,14 +2,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 #include <type_traits>
 
 namespace {
 
+constexpr size_t kNoBody = SIZE_MAX;
+
+// `body`: which body's material the field is, or kNoBody.
 template <typename T>
 void clamp_field(const char* name, T& value, const Range<T>& range, T fallback,
-                 std::ostringstream& note)
+                 std::ostringstream& note, size_t body = kNoBody)
 {
     T original = value;
     if constexpr (std::is_floating_point_v<T>) {
@@ -19,6 +23,9 @@ void clamp_field(const char* name, T& value, const Range<T>& range, T fallback,
     }
     value = std::clamp(value, range.min, range.max);
     if (!(value == original)) {
+        if (body != kNoBody) {
+            note << "body " << body + 1 << " ";
+        }
         note << name << " " << original << " -> " << value << "; ";
     }
 }
@@ -36,15 +43,31 @@ const char* solver_method_name(SolverMethod method)
 
 SimParams sanitized(const SimParams& params, std::string* note)
 {
+    SimParams p;
+    sanitize_into(params, p, note);
+    return p;
+}
+
+void sanitize_into(const SimParams& params, SimParams& p, std::string* note)
+{
     using L = ParamLimits;
     const SimParams defaults;
-    SimParams p = params;
+    p = params;  // reuses p's storage: no allocation once it has the room
     std::ostringstream changes;
     clamp_field("youngs_modulus_pa", p.youngs_modulus_pa, L::youngs_pa, defaults.youngs_modulus_pa,
                 changes);
     clamp_field("poisson_ratio", p.poisson_ratio, L::poisson, defaults.poisson_ratio, changes);
     clamp_field("density_kg_m3", p.density_kg_m3, L::density_kg_m3, defaults.density_kg_m3,
                 changes);
+    for (size_t b = 0; b < p.body_materials.size(); ++b) {
+        BodyMaterial& m = p.body_materials[b];
+        clamp_field("youngs_modulus_pa", m.youngs_modulus_pa, L::youngs_pa,
+                    defaults.youngs_modulus_pa, changes, b);
+        clamp_field("poisson_ratio", m.poisson_ratio, L::poisson, defaults.poisson_ratio, changes,
+                    b);
+        clamp_field("density_kg_m3", m.density_kg_m3, L::density_kg_m3, defaults.density_kg_m3,
+                    changes, b);
+    }
     clamp_field("substeps", p.substeps, L::substeps, defaults.substeps, changes);
     clamp_field("iterations", p.iterations, L::iterations, defaults.iterations, changes);
     clamp_field("jacobi_k", p.jacobi_k, L::jacobi_k, defaults.jacobi_k, changes);
@@ -62,5 +85,4 @@ SimParams sanitized(const SimParams& params, std::string* note)
     if (note) {
         *note = changes.str();
     }
-    return p;
 }

@@ -2,11 +2,13 @@
 // it every frame; changing it never needs a reset.
 #pragma once
 
+#include "core/material.h"
 #include "core/param_limits.h"
 
 #include <glm/glm.hpp>
 
 #include <string>
+#include <vector>
 
 // How the tets of a substep are iterated (docs/algorithm.md, 4.3).
 enum class SolverMethod {
@@ -21,10 +23,18 @@ enum class SolverMethod {
 const char* solver_method_name(SolverMethod method);
 
 struct SimParams {
-    // Material.
+    // Material: every body's, unless body_materials gives each its own.
     float youngs_modulus_pa = 1.0e5f;
     float poisson_ratio = 0.3f;
     float density_kg_m3 = 1000.0f;
+    // One entry per body of the world, in its order, when not empty.
+    std::vector<BodyMaterial> body_materials;
+
+    BodyMaterial material() const { return {youngs_modulus_pa, poisson_ratio, density_kg_m3}; }
+    BodyMaterial body_material(size_t body) const
+    {
+        return body < body_materials.size() ? body_materials[body] : material();
+    }
 
     // Schedule: one frame is 1/60 s, cut into substeps, each with
     // `iterations` Jacobi sweeps over all tets (DESIGN.md section 4).
@@ -39,6 +49,8 @@ struct SimParams {
     float static_friction = 0.6f;   // mu_s against the ground y = 0
     float dynamic_friction = 0.4f;  // mu_k against the ground y = 0
     bool ground_enabled = true;
+    // Bodies collide with each other and with themselves (body_contacts.h).
+    bool body_contact = true;
 };
 
 // Simulated time per frame, independent of the display rate.
@@ -48,3 +60,5 @@ inline constexpr float kFrameSeconds = 1.0f / 60.0f;
 // default): what keeps a typed-in absurd value from blowing the simulation
 // up. `note` receives a description of every change, empty if none.
 SimParams sanitized(const SimParams& params, std::string* note = nullptr);
+// The same into `out`, reusing its storage (the solvers' per-frame copy).
+void sanitize_into(const SimParams& params, SimParams& out, std::string* note = nullptr);

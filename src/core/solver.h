@@ -7,6 +7,7 @@
 #include "core/pass_times.h"
 #include "core/sim_params.h"
 #include "core/tet_mesh.h"
+#include "core/world.h"
 
 #include <glm/glm.hpp>
 
@@ -25,9 +26,11 @@ public:
     // threads); empty when there is nothing to add to the name.
     virtual std::string how_it_runs() const { return {}; }
 
-    // Starts a new body at the mesh's rest positions, at rest. The mesh is
-    // shared, never copied or changed.
-    virtual void load(std::shared_ptr<const TetMesh> mesh) = 0;
+    // Starts the world: its bodies at their rest positions, with their
+    // initial velocities. The world is shared, never copied or changed.
+    virtual void load(std::shared_ptr<const World> world) = 0;
+    // A world of this one body, at rest.
+    void load(std::shared_ptr<const TetMesh> mesh) { load(single_body_world(std::move(mesh))); }
 
     // Replaces the state (same vertex count as the mesh). Tests and restarts.
     virtual void set_state(const std::vector<glm::vec3>& positions,
@@ -41,7 +44,9 @@ public:
     virtual void read_positions(std::vector<glm::vec3>& out) const = 0;
     virtual void read_velocities(std::vector<glm::vec3>& out) const = 0;
 
+    // The world's mesh: every body's vertices and tets, body after body.
     virtual const TetMesh& mesh() const = 0;
+    virtual const World& world() const = 0;
 
     // The mouse's hold on the body: from the next step on, every iteration
     // pulls the grabbed point toward the target. nullopt releases it; the

@@ -112,10 +112,15 @@ float jacobi_weight(float k, float max_corner_valence)
 
 std::vector<float> inverse_masses(const TetMesh& mesh, float density_kg_m3)
 {
+    return inverse_masses(mesh, std::vector<float>(mesh.vertex_count(), density_kg_m3));
+}
+
+std::vector<float> inverse_masses(const TetMesh& mesh, const std::vector<float>& densities_kg_m3)
+{
     std::vector<float> w(mesh.vertex_count());
     for (size_t v = 0; v < w.size(); ++v) {
-        // (1 / V) / rho, in this order, as the compute shaders do it.
-        w[v] = mesh.pinned[v] ? 0.0f : (1.0f / mesh.lumped_volumes_m3[v]) / density_kg_m3;
+        // (1 / V) / rho, in this order, as it always was.
+        w[v] = mesh.pinned[v] ? 0.0f : (1.0f / mesh.lumped_volumes_m3[v]) / densities_kg_m3[v];
     }
     return w;
 }

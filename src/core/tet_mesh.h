@@ -87,3 +87,5 @@ float jacobi_weight(float k, float max_corner_valence);
 // Per-vertex inverse masses for a density: 1 / (rho * lumped volume), or 0
 // for pinned vertices.
 std::vector<float> inverse_masses(const TetMesh& mesh, float density_kg_m3);
+// The same with a density per vertex (each body its own).
+std::vector<float> inverse_masses(const TetMesh& mesh, const std::vector<float>& densities_kg_m3);

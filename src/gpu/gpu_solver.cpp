@@ -1,5 +1,6 @@
 #include "gpu/gpu_solver.h"
 
+#include "core/body_materials.h"
 #include "core/material.h"
 
 #include <cassert>
@@ -15,13 +16,15 @@ constexpr GLuint kSmallestGroupSize = 64;
 // std140 block SimParameters of shaders/sim_common.glsl.
 struct SimParametersBlock {
     glm::vec4 gravity_h;
-    glm::vec4 material;
     glm::vec4 solver;
     glm::vec4 contact;
     glm::uvec4 counts;
     glm::uvec4 grab_vertices;
     glm::vec4 grab_weights;
     glm::vec4 grab_target;
+    glm::vec4 contact_hash;
+    glm::uvec4 contact_counts;
+    glm::vec4 obstacles[2 * kMaxObstacles];
 };
 
 // std430 block PickResult of shaders/pick.comp.
@@ -37,6 +40,7 @@ struct TetRestBlock {
     glm::vec4 b0;
     glm::vec4 b1;
     glm::vec4 b2;
+    glm::vec4 compliance;
 };
 
 template <typename T>
@@ -82,8 +86,15 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
                              {&p.solve_tets_colored, "solve_tets_colored.comp"},
                              {&p.solve_tets_colored_one_group,
                               "solve_tets_colored_one_group.comp"},
-                             {&p.project_ground, "project_ground.comp"},
-                             {&p.reduce_residual, "reduce_residual.comp"}};
+                             {&p.project_static, "project_static.comp"},
+                             {&p.reduce_residual, "reduce_residual.comp"},
+                             {&p.contact_hash_clear, "contact_hash_clear.comp"},
+                             {&p.contact_hash_count, "contact_hash_count.comp"},
+                             {&p.contact_hash_scan, "contact_hash_scan.comp"},
+                             {&p.contact_hash_fill, "contact_hash_fill.comp"},
+                             {&p.contact_find, "contact_find.comp"},
+                             {&p.contact_solve, "contact_solve.comp"},
+                             {&p.contact_apply, "contact_apply.comp"}};
     for (const Entry& e : entries) {
         Result<GlProgram> program = shaders.compute_program(e.file);
         if (!program) {
@@ -142,33 +153,24 @@ Result<bool> GpuSolver::reload_shaders(const ShaderLibrary& shaders)
     return true;
 }
 
-void GpuSolver::load(std::shared_ptr<const TetMesh> mesh)
+void GpuSolver::load(std::shared_ptr<const World> world)
 {
-    assert(mesh && "GpuSolver::load needs a mesh");
-    mesh_ = std::move(mesh);
+    assert(world && world->mesh && "GpuSolver::load needs a world");
+    world_ = std::move(world);
+    mesh_ = world_->mesh;
     const TetMesh& m = *mesh_;
     const size_t nv = m.vertex_count();
     const size_t nt = m.tet_count();
     const size_t nf = m.surface_triangles.size();
 
     upload_body_at_rest();
-    std::vector<float> inverse_volumes(nv);
-    for (size_t v = 0; v < nv; ++v) {
-        inverse_volumes[v] = m.pinned[v] ? 0.0f : 1.0f / m.lumped_volumes_m3[v];
-    }
-    upload(buffers_[kInverseVolumes], inverse_volumes, GL_STATIC_DRAW);
+    materials_.clear();
+    refresh_materials(SimParams());
     upload(buffers_[kSlotOffsets], m.vertex_tet_corners.offsets, GL_STATIC_DRAW);
     upload(buffers_[kSlotEntries], m.vertex_tet_corners.entries, GL_STATIC_DRAW);
     upload(buffers_[kNormals], std::vector<glm::vec4>(nv, glm::vec4(0.0f, 1.0f, 0.0f, 0.0f)));
 
     upload(buffers_[kTets], m.tets, GL_STATIC_DRAW);
-    std::vector<TetRestBlock> rests(nt);
-    for (size_t t = 0; t < nt; ++t) {
-        const glm::mat3& B = m.inv_rest_shapes[t];
-        rests[t] = {glm::vec4(B[0], m.rest_volumes_m3[t]),
-                    glm::vec4(B[1], m.max_corner_valence[t]), glm::vec4(B[2], 0.0f)};
-    }
-    upload(buffers_[kTetRests], rests, GL_STATIC_DRAW);
     upload(buffers_[kDeltas], std::vector<glm::vec4>(nt * 4, glm::vec4(0.0f)));
 
     std::vector<uint32_t> triangles;
@@ -182,6 +184,7 @@ void GpuSolver::load(std::shared_ptr<const TetMesh> mesh)
     upload(buffers_[kFaceEntries], m.vertex_triangles.entries, GL_STATIC_DRAW);
     upload(color_tets_, m.tet_colors.entries, GL_STATIC_DRAW);
     upload(color_offsets_, m.tet_colors.offsets, GL_STATIC_DRAW);
+    upload_contact_layout();
 
     grab_.reset();
     grab_max_step_m_ = grab_max_step_m(m);
@@ -210,14 +213,53 @@ void GpuSolver::load(std::shared_ptr<const TetMesh> mesh)
     rebuild_normals();
 }
 
+void GpuSolver::refresh_materials(const SimParams& params)
+{
+    if (!update_body_materials(*world_, params, materials_)) {
+        return;
+    }
+    const MaterialArrays arrays = material_arrays(*world_, materials_);
+    const TetMesh& m = *mesh_;
+    std::vector<TetRestBlock> rests(m.tet_count());
+    for (size_t t = 0; t < rests.size(); ++t) {
+        const glm::mat3& B = m.inv_rest_shapes[t];
+        rests[t] = {glm::vec4(B[0], m.rest_volumes_m3[t]),
+                    glm::vec4(B[1], m.max_corner_valence[t]), glm::vec4(B[2], 0.0f),
+                    glm::vec4(arrays.shape_compliance[t], arrays.volume_compliance[t], 0.0f,
+                              0.0f)};
+    }
+    upload(buffers_[kTetRests], rests);
+    upload(buffers_[kInverseMasses], arrays.inverse_masses);
+}
+
+void GpuSolver::upload_contact_layout()
+{
+    const TetMesh& m = *mesh_;
+    contact_layout_ = ContactLayout::make(*world_, kContactSearchRadiusM);
+    std::vector<glm::vec4> vertices(m.vertex_count());
+    for (size_t v = 0; v < vertices.size(); ++v) {
+        float body = 0.0f;
+        std::memcpy(&body, &world_->vertex_body[v], sizeof body);  // uintBitsToFloat
+        vertices[v] = glm::vec4(m.rest_positions[v], body);
+    }
+    upload(contact_vertices_, vertices, GL_STATIC_DRAW);
+    const size_t buckets = contact_layout_.table_size;
+    upload(contact_hash_,
+           std::vector<uint32_t>(2 * buckets + 1 + m.surface_triangles.size(), 0u));
+    upload(surface_vertices_, contact_layout_.surface_vertices, GL_STATIC_DRAW);
+    upload(contact_candidates_,
+           std::vector<uint32_t>(contact_layout_.surface_vertices.size() * kContactsPerVertex,
+                                 kNoContact));
+    upload(contact_sums_, std::vector<int32_t>(4 * m.vertex_count(), 0));
+}
+
 void GpuSolver::upload_body_at_rest()
 {
-    const size_t nv = mesh_->vertex_count();
     const std::vector<glm::vec4> positions = to_vec4(mesh_->rest_positions);
     upload(buffers_[kPositions], positions);
-    upload(buffers_[kVelocities], std::vector<glm::vec4>(nv, glm::vec4(0.0f)));
+    upload(buffers_[kVelocities], to_vec4(world_->initial_velocities));
     upload(buffers_[kPredicted], positions);
-    upload(buffers_[kCorrections], std::vector<glm::vec4>(nv, glm::vec4(0.0f)));
+    upload(buffers_[kCorrections], std::vector<glm::vec4>(mesh_->vertex_count(), glm::vec4(0.0f)));
     upload(buffers_[kLambdas],
            std::vector<glm::vec4>(mesh_->tet_count() + 1, glm::vec4(0.0f)));  // + the grab
 }
@@ -237,7 +279,7 @@ bool GpuSolver::one_group_is_faster() const
     };
     const double per_color_ms = time_ms([this] {
         solve_colors();
-        dispatch(programs_.project_ground, mesh_->vertex_count());
+        dispatch(programs_.project_static, mesh_->vertex_count());
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     });
     const double one_group_ms = time_ms([this] { solve_colors_in_one_group(1); });
@@ -277,17 +319,24 @@ void GpuSolver::upload_parameters(const SimParams& params)
     // Every derived value is computed here, in float, exactly as the CPU
     // solver computes it, so both run the same arithmetic.
     const float h = kFrameSeconds / static_cast<float>(params.substeps);
-    const LameParameters lame = lame_parameters(params.youngs_modulus_pa, params.poisson_ratio);
-    SimParametersBlock block;
+    SimParametersBlock block{};
     block.gravity_h = glm::vec4(params.gravity_m_s2, h);
-    block.material = glm::vec4(lame.mu_pa, lame.lambda_pa, 1.0f / (h * h),
-                               volume_constraint_enabled(lame) ? 1.0f : 0.0f);
     block.solver = glm::vec4(params.jacobi_k, std::max(0.0f, 1.0f - params.air_damping_per_s * h),
-                             1.0f / h, params.density_kg_m3);
+                             1.0f / h, 1.0f / (h * h));
     block.contact = glm::vec4(params.static_friction, params.dynamic_friction,
-                              params.ground_enabled ? 1.0f : 0.0f, 0.0f);
+                              params.ground_enabled ? 1.0f : 0.0f, kContactRecoverySpeedMS);
     block.counts = glm::uvec4(mesh_->vertex_count(), mesh_->tet_count(),
-                              mesh_->surface_triangles.size(), 0);
+                              mesh_->surface_triangles.size(), world_->obstacles.size());
+    block.contact_hash = glm::vec4(1.0f / contact_layout_.cell_size_m, kContactThicknessM,
+                                   kContactSearchRadiusM, contact_layout_.rest_exclusion_m);
+    block.contact_counts = glm::uvec4(contact_layout_.table_size,
+                                      contact_layout_.surface_vertices.size(),
+                                      body_contact_on(params) ? 1u : 0u, 0u);
+    for (size_t o = 0; o < world_->obstacles.size(); ++o) {
+        const Obstacle& obstacle = world_->obstacles[o];
+        block.obstacles[2 * o] = glm::vec4(obstacle.a, obstacle.radius_m);
+        block.obstacles[2 * o + 1] = glm::vec4(obstacle.b, static_cast<float>(obstacle.shape));
+    }
     if (grab_) {
         // The same float expression as CpuSolver::solve_grab.
         const float alpha_tilde = 1.0f / (sanitized_grab_stiffness(grab_->stiffness_n_per_m) * h * h);
@@ -305,6 +354,44 @@ void GpuSolver::upload_parameters(const SimParams& params)
     for (GLuint b = 0; b < kBindingCount; ++b) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, b, buffers_[b].get());
     }
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactVertices, contact_vertices_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactHash, contact_hash_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSurfaceVertices, surface_vertices_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactCandidates, contact_candidates_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactSums, contact_sums_.get());
+}
+
+bool GpuSolver::body_contact_on(const SimParams& params) const
+{
+    return params.body_contact && !contact_layout_.surface_vertices.empty();
+}
+
+void GpuSolver::find_contacts()
+{
+    const size_t buckets = contact_layout_.table_size;
+    const size_t triangles = mesh_->surface_triangles.size();
+    dispatch(programs_.contact_hash_clear, buckets + 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatch(programs_.contact_hash_count, triangles);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glUseProgram(programs_.contact_hash_scan.program.get());
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatch(programs_.contact_hash_fill, triangles);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatch(programs_.contact_find, contact_layout_.surface_vertices.size());
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+void GpuSolver::solve_contacts()
+{
+    dispatch(programs_.contact_solve, contact_layout_.surface_vertices.size() * kContactsPerVertex);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatch(programs_.contact_apply, mesh_->vertex_count());
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    // The static world has the last word, as on the CPU.
+    dispatch(programs_.project_static, mesh_->vertex_count());
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 void GpuSolver::dispatch(const ComputePass& pass, size_t items) const
@@ -326,8 +413,10 @@ void GpuSolver::set_pass_timing(bool enabled)
 
 void GpuSolver::step_frame(const SimParams& raw_params)
 {
-    const SimParams params = sanitized(raw_params);
+    sanitize_into(raw_params, params_);
+    const SimParams& params = params_;
     pass_timer_.begin_frame(pass_timing_);
+    refresh_materials(params);
     upload_parameters(params);
     pass_timer_.end(PassGroup::other);
     const size_t nv = mesh_->vertex_count();
@@ -336,6 +425,10 @@ void GpuSolver::step_frame(const SimParams& raw_params)
         dispatch(programs_.predict, std::max(nv, nt + 1));  // + the grab's lambda
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         pass_timer_.end(PassGroup::predict);
+        if (body_contact_on(params)) {
+            find_contacts();
+            pass_timer_.end(PassGroup::contact_find);
+        }
         iterate(params);
         dispatch(programs_.update_velocities, nv);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -363,7 +456,8 @@ void GpuSolver::step_frame(const SimParams& raw_params)
 void GpuSolver::iterate(const SimParams& params)
 {
     const bool gauss_seidel = params.method == SolverMethod::gauss_seidel;
-    if (gauss_seidel && colors_in_one_group_ && !grab_) {
+    const bool contact = body_contact_on(params);
+    if (gauss_seidel && colors_in_one_group_ && !grab_ && !contact) {
         // Nothing between the iterations: all of them in one dispatch.
         solve_colors_in_one_group(params.iterations);
         pass_timer_.end(PassGroup::solve);  // with the ground projection
@@ -376,7 +470,7 @@ void GpuSolver::iterate(const SimParams& params)
         } else if (gauss_seidel) {
             solve_colors();
             pass_timer_.end(PassGroup::solve);
-            dispatch(programs_.project_ground, mesh_->vertex_count());
+            dispatch(programs_.project_static, mesh_->vertex_count());
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
             pass_timer_.end(PassGroup::apply);
         } else {
@@ -386,6 +480,10 @@ void GpuSolver::iterate(const SimParams& params)
             dispatch(programs_.apply_deltas, mesh_->vertex_count());
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
             pass_timer_.end(PassGroup::apply);
+        }
+        if (contact) {
+            solve_contacts();
+            pass_timer_.end(PassGroup::contact_solve);
         }
         if (grab_) {
             glUseProgram(programs_.solve_grab.program.get());

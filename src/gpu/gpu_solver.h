@@ -3,6 +3,7 @@
 // the renderer draws straight from. Nothing is read back per frame.
 #pragma once
 
+#include "core/body_contacts.h"
 #include "core/solver.h"
 #include "gpu/gl_objects.h"
 #include "gpu/pass_timer.h"
@@ -16,13 +17,15 @@ public:
     static Result<std::unique_ptr<GpuSolver>> create(const ShaderLibrary& shaders);
 
     const char* name() const override { return "gpu"; }
-    void load(std::shared_ptr<const TetMesh> mesh) override;
+    using Solver::load;
+    void load(std::shared_ptr<const World> world) override;
     void set_state(const std::vector<glm::vec3>& positions,
                    const std::vector<glm::vec3>& velocities) override;
     void step_frame(const SimParams& params) override;
     void read_positions(std::vector<glm::vec3>& out) const override;
     void read_velocities(std::vector<glm::vec3>& out) const override;
     const TetMesh& mesh() const override { return *mesh_; }
+    const World& world() const override { return *world_; }
     void set_grab(const std::optional<Grab>& grab) override;
     std::optional<SurfaceHit> pick(const Ray& ray) const override;
     glm::vec3 read_position(uint32_t vertex) const override;
@@ -57,7 +60,7 @@ private:
         kVelocities,
         kPredicted,
         kCorrections,
-        kInverseVolumes,
+        kInverseMasses,
         kSlotOffsets,
         kSlotEntries,
         kNormals,
@@ -73,6 +76,12 @@ private:
         kPickResult = kBindingCount,  // used by pick.comp and reduce_residual.comp only
         kColorTets,                   // used by the Gauss-Seidel passes only
         kColorOffsets,
+        // The body contact passes' (shaders/contact_common.glsl).
+        kContactVertices,
+        kContactHash,
+        kSurfaceVertices,
+        kContactCandidates,
+        kContactSums,
     };
     // A compute program and its local_size_x, read back from the linked
     // program so that the shader alone decides its workgroup size.
@@ -91,8 +100,15 @@ private:
         ComputePass pick;
         ComputePass solve_tets_colored;
         ComputePass solve_tets_colored_one_group;
-        ComputePass project_ground;
+        ComputePass project_static;
         ComputePass reduce_residual;
+        ComputePass contact_hash_clear;
+        ComputePass contact_hash_count;
+        ComputePass contact_hash_scan;
+        ComputePass contact_hash_fill;
+        ComputePass contact_find;
+        ComputePass contact_solve;
+        ComputePass contact_apply;
         // Uniform locations, looked up once.
         GLint color_begin = -1;
         GLint color_size = -1;
@@ -108,22 +124,39 @@ public:
 
 private:
     void upload_body_at_rest();
+    // Per body material: inverse masses and the tets' compliances, when it changed.
+    void refresh_materials(const SimParams& params);
     bool one_group_is_faster() const;
     void upload_parameters(const SimParams& params);
     void rebuild_normals();
     void iterate(const SimParams& params);
+    void upload_contact_layout();
+    bool body_contact_on(const SimParams& params) const;
+    // Once per substep: the spatial hash and each surface vertex's candidates.
+    void find_contacts();
+    // Once per iteration: the candidates' steps, gathered and applied.
+    void solve_contacts();
     void solve_colors() const;
     void solve_colors_in_one_group(int iterations) const;
     void dispatch(const ComputePass& pass, size_t items) const;
     void read_vec4_buffer(Binding binding, std::vector<glm::vec3>& out) const;
 
     Programs programs_;
-    std::shared_ptr<const TetMesh> mesh_;
+    std::shared_ptr<const World> world_;
+    std::shared_ptr<const TetMesh> mesh_;  // the world's
+    std::vector<BodyMaterial> materials_;   // per body, what the buffers hold
+    SimParams params_;                      // this frame's, sanitized
     GlBuffer buffers_[kBindingCount];
     GlBuffer parameters_;
     GlBuffer pick_result_;
     GlBuffer color_tets_;
     GlBuffer color_offsets_;
+    ContactLayout contact_layout_;
+    GlBuffer contact_vertices_;
+    GlBuffer contact_hash_;
+    GlBuffer surface_vertices_;
+    GlBuffer contact_candidates_;
+    GlBuffer contact_sums_;
     // Gauss-Seidel in one workgroup (solve_tets_colored_one_group.comp)
     // instead of a dispatch per colour; chosen at load by timing both.
     bool colors_in_one_group_ = false;

@@ -10,6 +10,8 @@ double& field_of(PassTimes& times, PassGroup group)
     case PassGroup::predict: return times.predict_ms;
     case PassGroup::solve: return times.solve_ms;
     case PassGroup::apply: return times.apply_ms;
+    case PassGroup::contact_find: return times.contact_find_ms;
+    case PassGroup::contact_solve: return times.contact_solve_ms;
     case PassGroup::grab: return times.grab_ms;
     case PassGroup::velocity: return times.velocity_ms;
     case PassGroup::normals: return times.normals_ms;

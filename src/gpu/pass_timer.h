@@ -17,7 +17,17 @@
 #include <chrono>
 #include <vector>
 
-enum class PassGroup { predict, solve, apply, grab, velocity, normals, other };
+enum class PassGroup {
+    predict,
+    solve,
+    apply,
+    contact_find,
+    contact_solve,
+    grab,
+    velocity,
+    normals,
+    other
+};
 
 class PassTimer {
 public:

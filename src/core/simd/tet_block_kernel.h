@@ -20,6 +20,10 @@ struct TetBlockArrays {
     const int32_t* corner[4];         // the rest per slot (block * lanes + lane)
     const float* b[9];
     const float* inv_rest_volume;
+    // The tet's compliances 1 / (2 mu V0) and 1 / (lambda V0) for its body's
+    // material; the volume one is negative where lambda = 0 (no volume term).
+    const float* shape_compliance;
+    const float* volume_compliance;
     const float* inverse_mass[4];
     float* lambda_shape;
     float* lambda_volume;
@@ -28,11 +32,8 @@ struct TetBlockArrays {
 struct TetBlockStep {
     const float* predicted;  // x y z per vertex, the dummy vertex included
     float* corrections;      // x y z per vertex; the step adds its corrections here
-    // A tet's compliances divided by h^2 are these over its rest volume:
-    // 1 / (2 mu h^2) and 1 / (lambda h^2).
-    float shape_compliance_factor;
-    float volume_compliance_factor;
-    bool volume_enabled;
+    float inv_h2;         // alpha~ = compliance / h^2
+    bool volume_enabled;  // false: no tet has a volume term, skip it
 };
 
 // Steps blocks [first_block, end_block), which must not share a vertex (one

@@ -241,8 +241,8 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
     const vf inv_rest_volume = tb_load(blocks.inv_rest_volume + slot);
     vf lambda_shape = tb_load(blocks.lambda_shape + slot);
     vf lambda_volume = tb_load(blocks.lambda_volume + slot);
-    // alpha~ = 1 / (2 mu V0 h^2), without a divide per tet.
-    const vf alpha_shape = inv_rest_volume * step.shape_compliance_factor;
+    // alpha~ = (1 / (2 mu V0)) / h^2, as tm_solve_tet's callers compute it.
+    const vf alpha_shape = tb_load(blocks.shape_compliance + slot) * step.inv_h2;
 
     // Shape.
     const m3 Ds = {{x[1] - x[0], x[2] - x[0], x[3] - x[0]}};
@@ -271,7 +271,9 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
 
     // Volume, on the positions after the shape step.
     if (step.volume_enabled) {
-        const vf alpha_volume = inv_rest_volume * step.volume_compliance_factor;
+        const vf volume_compliance = tb_load(blocks.volume_compliance + slot);
+        const vmask volume_on = volume_compliance >= 0.0f;  // per body: lambda > 0
+        const vf alpha_volume = volume_compliance * step.inv_h2;
         const v3 p0 = x[0] + d[0];
         const v3 e1 = x[1] + d[1] - p0;
         const v3 e2 = x[2] + d[2] - p0;
@@ -282,9 +284,8 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
         const v3 h3 = cross(e1, e2) * inv_six_v0;
         const v3 h0 = -(h1 + h2 + h3);
         const vf Cv = dot(e1, h1) - 1.0f;
-        residual += tb_abs(Cv + alpha_volume * lambda_volume);
-        const vmask all = splat(0.0f) == splat(0.0f);
-        const vf dl = xpbd_dlambda(all, Cv, h0, h1, h2, h3, w, alpha_volume, lambda_volume);
+        residual += select(volume_on, tb_abs(Cv + alpha_volume * lambda_volume), splat(0.0f));
+        const vf dl = xpbd_dlambda(volume_on, Cv, h0, h1, h2, h3, w, alpha_volume, lambda_volume);
         d[0] = d[0] + (w[0] * dl) * h0;
         d[1] = d[1] + (w[1] * dl) * h1;
         d[2] = d[2] + (w[2] * dl) * h2;

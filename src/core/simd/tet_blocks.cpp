@@ -27,6 +27,8 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes)
     for (auto& corner : blocks.corner) corner = AlignedArray<int32_t>(slots);
     for (auto& column : blocks.b) column = AlignedArray<float>(slots);
     blocks.inv_rest_volume = AlignedArray<float>(slots);
+    blocks.shape_compliance = AlignedArray<float>(slots);
+    blocks.volume_compliance = AlignedArray<float>(slots);
     for (auto& w : blocks.inverse_mass) w = AlignedArray<float>(slots);
     blocks.lambda_shape = AlignedArray<float>(slots);
     blocks.lambda_volume = AlignedArray<float>(slots);
@@ -57,6 +59,8 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes)
                 blocks.b[i][slot] = (i % 4 == 0) ? 1.0f : 0.0f;
             }
             blocks.inv_rest_volume[slot] = 1.0f;
+            blocks.shape_compliance[slot] = 1.0f;
+            blocks.volume_compliance[slot] = 1.0f;
         }
     }
     return blocks;
@@ -69,6 +73,19 @@ void set_block_inverse_masses(TetBlocks& blocks, const std::vector<float>& inver
         for (int a = 0; a < 4; ++a) {
             const uint32_t v = static_cast<uint32_t>(blocks.corner[a][slot]);
             blocks.inverse_mass[a][slot] = v < inverse_masses.size() ? inverse_masses[v] : 0.0f;
+        }
+    }
+}
+
+void set_block_compliances(TetBlocks& blocks, const std::vector<float>& shape_compliance,
+                           const std::vector<float>& volume_compliance)
+{
+    const size_t slots = blocks.block_count * blocks.lanes;
+    for (size_t slot = 0; slot < slots; ++slot) {
+        const uint32_t t = blocks.tet[slot];
+        if (t != TetBlocks::kPaddingTet) {
+            blocks.shape_compliance[slot] = shape_compliance[t];
+            blocks.volume_compliance[slot] = volume_compliance[t];
         }
     }
 }
@@ -86,6 +103,8 @@ TetBlockArrays block_arrays(TetBlocks& blocks)
         arrays.b[i] = blocks.b[i].data();
     }
     arrays.inv_rest_volume = blocks.inv_rest_volume.data();
+    arrays.shape_compliance = blocks.shape_compliance.data();
+    arrays.volume_compliance = blocks.volume_compliance.data();
     arrays.lambda_shape = blocks.lambda_shape.data();
     arrays.lambda_volume = blocks.lambda_volume.data();
     return arrays;

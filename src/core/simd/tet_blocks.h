@@ -28,6 +28,8 @@ struct TetBlocks {
     AlignedArray<int32_t> corner[4];   // vertex indices
     AlignedArray<float> b[9];          // B = Dm^-1, column-major: b[3 * column + row]
     AlignedArray<float> inv_rest_volume;  // 1 / V0, m^-3 (1 for padding)
+    AlignedArray<float> shape_compliance;   // 1 / (2 mu V0) of the tet's body
+    AlignedArray<float> volume_compliance;  // 1 / (lambda V0), or -1 without volume term
     AlignedArray<float> inverse_mass[4];  // per corner; 0 for pinned and padding
     AlignedArray<float> lambda_shape;     // XPBD multipliers, reset every substep
     AlignedArray<float> lambda_volume;
@@ -43,3 +45,7 @@ TetBlockArrays block_arrays(TetBlocks& blocks);
 
 // Fills the per-corner inverse masses from per-vertex ones.
 void set_block_inverse_masses(TetBlocks& blocks, const std::vector<float>& inverse_masses);
+
+// Fills the compliances from per-tet ones (volume: -1 where it is off).
+void set_block_compliances(TetBlocks& blocks, const std::vector<float>& shape_compliance,
+                           const std::vector<float>& volume_compliance);

@@ -1,0 +1,30 @@
+#version 430 core
+// Body contact, every iteration, 2 of 2: a vertex moved by contacts takes
+// the mean of their corrections (Macklin et al. 2014, 4.2), and its sums are
+// zeroed for the next iteration.
+#define SIM_NO_GATHER_OR_SURFACE
+#include "sim_common.glsl"
+#include "contact_math.glsl"
+#include "contact_common.glsl"
+layout(local_size_x = 64) in;
+
+void main()
+{
+    uint v = gl_GlobalInvocationID.x;
+    if (v >= u_counts.x) {
+        return;
+    }
+    int count = contact_sums[4u * v + 3u];
+    if (count == 0) {
+        return;
+    }
+    ivec3 sum = ivec3(contact_sums[4u * v], contact_sums[4u * v + 1u], contact_sums[4u * v + 2u]);
+    vec4 correction = corrections[v];
+    correction.xyz += cm_from_fixed(sum) / float(count);
+    corrections[v] = correction;
+    positions[v] = vec4(predicted[v].xyz + correction.xyz, 0.0f);
+    contact_sums[4u * v] = 0;
+    contact_sums[4u * v + 1u] = 0;
+    contact_sums[4u * v + 2u] = 0;
+    contact_sums[4u * v + 3u] = 0;
+}

@@ -1,0 +1,32 @@
+// Buffers of the body contact passes (contact_*.comp), after sim_common.glsl
+// included with SIM_NO_GATHER_OR_SURFACE (llvmpipe's 16 blocks per shader).
+// The layout mirrors core/body_contacts.h and GpuSolver; the maths is
+// contact_math.glsl's.
+
+const uint CONTACTS_PER_VERTEX = 4u;  // kContactsPerVertex
+const uint NO_CONTACT = 0xffffffffu;  // kNoContact
+
+layout(std430, binding = 12) readonly buffer Triangles { uint triangles[]; };  // 3 per triangle
+// Per mesh vertex: xyz rest position, w its body (uintBitsToFloat).
+layout(std430, binding = 19) readonly buffer ContactVertices { vec4 contact_vertices[]; };
+// The spatial hash of the triangles by centroid, one buffer: bucket offsets
+// [0, T], cursors [T + 1, 2T], then the triangles bucket by bucket, with
+// T = u_contact_counts.x buckets.
+layout(std430, binding = 20) buffer ContactHash { uint contact_hash[]; };
+layout(std430, binding = 21) readonly buffer SurfaceVertices { uint surface_vertices[]; };
+// CONTACTS_PER_VERTEX triangles per surface vertex, nearest first.
+layout(std430, binding = 22) buffer ContactCandidates { uint contact_candidates[]; };
+// Per mesh vertex: xyz the fixed-point sum of this iteration's contact
+// corrections, w how many contacts moved it.
+layout(std430, binding = 23) buffer ContactSums { int contact_sums[]; };
+
+uint triangle_corner(uint f, uint corner)
+{
+    return triangles[3u * f + corner];
+}
+
+vec3 triangle_centroid(uint f)
+{
+    return (positions[triangle_corner(f, 0u)].xyz + positions[triangle_corner(f, 1u)].xyz +
+            positions[triangle_corner(f, 2u)].xyz) / 3.0f;
+}

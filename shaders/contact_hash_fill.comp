@@ -1,0 +1,20 @@
+#version 430 core
+// Body contact, once per substep, 3 of 4: each surface triangle takes a
+// place in its bucket. The order within a bucket depends on the GPU's
+// scheduling; the search (contact_find.comp) does not depend on it.
+#define SIM_NO_GATHER_OR_SURFACE
+#include "sim_common.glsl"
+#include "contact_math.glsl"
+#include "contact_common.glsl"
+layout(local_size_x = 64) in;
+
+void main()
+{
+    uint f = gl_GlobalInvocationID.x;
+    if (f < u_counts.z) {
+        uint buckets = u_contact_counts.x;
+        uint h = cm_cell_hash(cm_cell_of(triangle_centroid(f), u_contact_hash.x), buckets);
+        uint place = atomicAdd(contact_hash[buckets + 1u + h], 1u);
+        contact_hash[2u * buckets + 1u + place] = f;
+    }
+}

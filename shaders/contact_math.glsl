@@ -1,0 +1,285 @@
+// Contact maths shared by the compute shaders and the C++ solvers, in the
+// portable subset tet_math.glsl describes (src/core/contact_math.h is the
+// C++ side): the static obstacles and the ground as signed distances, the
+// vertex-triangle contact between bodies with its friction, the spatial hash
+// that finds those contacts, and the fixed-point sums that make the
+// contacts' parallel gather deterministic. docs/algorithm.md, section 5.
+
+#ifndef TM_FN
+#define TM_FN
+#define TM_INOUT(T) inout T
+#define TM_OUT(T) out T
+#endif
+
+// ---------------------------------------------------------------------------
+// Static surfaces: the ground y = 0 and the obstacles. An obstacle is two
+// vec4: (a, radius) and (b, shape), with a and b as in core/obstacle.h.
+// ---------------------------------------------------------------------------
+
+const float CM_SHAPE_SPHERE = 0.0f;
+const float CM_SHAPE_BOX = 1.0f;
+const float CM_SHAPE_CAPSULE = 2.0f;
+
+// The signed distance from x to the obstacle's surface (negative inside) and
+// the outward normal there.
+TM_FN float cm_obstacle_distance(vec3 x, vec4 a_radius, vec4 b_shape, TM_OUT(vec3) normal)
+{
+    vec3 a = vec3(a_radius.x, a_radius.y, a_radius.z);
+    vec3 b = vec3(b_shape.x, b_shape.y, b_shape.z);
+    normal = vec3(0.0f, 1.0f, 0.0f);
+    if (b_shape.w == CM_SHAPE_BOX) {
+        // b holds the half extents. Inside, the nearest face is the one of
+        // least depth; outside, the nearest point of the box.
+        vec3 q = x - a;
+        vec3 outside = max(abs(q) - b, vec3(0.0f));
+        vec3 side = vec3(q.x < 0.0f ? -1.0f : 1.0f, q.y < 0.0f ? -1.0f : 1.0f,
+                         q.z < 0.0f ? -1.0f : 1.0f);
+        float outside_length = length(outside);
+        if (outside_length > 0.0f) {
+            normal = side * outside / outside_length;
+            return outside_length;
+        }
+        vec3 depth = b - abs(q);
+        if (depth.x <= depth.y && depth.x <= depth.z) {
+            normal = vec3(side.x, 0.0f, 0.0f);
+            return -depth.x;
+        }
+        if (depth.y <= depth.z) {
+            normal = vec3(0.0f, side.y, 0.0f);
+            return -depth.y;
+        }
+        normal = vec3(0.0f, 0.0f, side.z);
+        return -depth.z;
+    }
+    // A sphere is a capsule whose segment is a point.
+    vec3 centre = a;
+    if (b_shape.w == CM_SHAPE_CAPSULE) {
+        vec3 axis = b - a;
+        float axis_length2 = dot(axis, axis);
+        float s = axis_length2 > 0.0f ? clamp(dot(x - a, axis) / axis_length2, 0.0f, 1.0f) : 0.0f;
+        centre = a + s * axis;
+    }
+    vec3 arm = x - centre;
+    float arm_length = length(arm);
+    if (arm_length > 0.0f) {
+        normal = arm / arm_length;
+    }
+    return arm_length - a_radius.w;
+}
+
+// Moves x onto the obstacle's surface if it is inside; returns how far it
+// moved (0 when outside). The push feeds the friction (cm_apply_friction).
+TM_FN float cm_push_out_of_obstacle(TM_INOUT(vec3) x, vec4 a_radius, vec4 b_shape)
+{
+    vec3 normal;
+    float distance = cm_obstacle_distance(x, a_radius, b_shape, normal);
+    if (distance >= 0.0f) {
+        return 0.0f;
+    }
+    x = x - distance * normal;
+    return -distance;
+}
+
+// Coulomb friction on a velocity against a static surface of normal n
+// (Macklin et al. 2020, "Detailed rigid body simulation with extended
+// position based dynamics", eq. 30): the tangential slide this substep,
+// |v_t| h, is stopped below mu_s times the surface's normal push `push`
+// (metres this substep), else shortened by mu_k times the push.
+TM_FN vec3 cm_apply_friction(vec3 velocity, vec3 n, float push, float h, float mu_s, float mu_k)
+{
+    vec3 normal_part = dot(velocity, n) * n;
+    vec3 tangential = velocity - normal_part;
+    float slide = length(tangential) * h;
+    if (slide < mu_s * push) {
+        tangential = vec3(0.0f);
+    } else {
+        tangential = tangential * max(0.0f, 1.0f - mu_k * push / slide);
+    }
+    return normal_part + tangential;
+}
+
+// ---------------------------------------------------------------------------
+// Vertex-triangle contact between bodies (and within one body).
+// ---------------------------------------------------------------------------
+
+// The point of triangle abc nearest to p, as barycentric weights (Ericson,
+// "Real-Time Collision Detection", 5.1.5): region by region, no divides
+// until the interior.
+TM_FN vec3 cm_closest_on_triangle(vec3 p, vec3 a, vec3 b, vec3 c)
+{
+    vec3 ab = b - a;
+    vec3 ac = c - a;
+    vec3 ap = p - a;
+    float d1 = dot(ab, ap);
+    float d2 = dot(ac, ap);
+    if (d1 <= 0.0f && d2 <= 0.0f) {
+        return vec3(1.0f, 0.0f, 0.0f);
+    }
+    vec3 bp = p - b;
+    float d3 = dot(ab, bp);
+    float d4 = dot(ac, bp);
+    if (d3 >= 0.0f && d4 <= d3) {
+        return vec3(0.0f, 1.0f, 0.0f);
+    }
+    float vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
+        float v = d1 / (d1 - d3);
+        return vec3(1.0f - v, v, 0.0f);
+    }
+    vec3 cp = p - c;
+    float d5 = dot(ab, cp);
+    float d6 = dot(ac, cp);
+    if (d6 >= 0.0f && d5 <= d6) {
+        return vec3(0.0f, 0.0f, 1.0f);
+    }
+    float vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
+        float w = d2 / (d2 - d6);
+        return vec3(1.0f - w, 0.0f, w);
+    }
+    float va = d3 * d6 - d5 * d4;
+    if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) {
+        float w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return vec3(0.0f, 1.0f - w, w);
+    }
+    float denominator = 1.0f / (va + vb + vc);
+    float v = vb * denominator;
+    float w = vc * denominator;
+    return vec3(1.0f - v - w, v, w);
+}
+
+// The distance from p to triangle abc.
+TM_FN float cm_point_triangle_distance(vec3 p, vec3 a, vec3 b, vec3 c)
+{
+    vec3 bary = cm_closest_on_triangle(p, a, b, c);
+    return length(p - (bary.x * a + bary.y * b + bary.z * c));
+}
+
+// One contact's step: vertex p against surface triangle abc (counter-
+// clockwise seen from outside), keeping p at least `thickness` in front of
+// it. In front, the constraint is the distance to the triangle's nearest
+// point, so edges and corners are rounded. Behind it, p has crossed into
+// the triangle's body; when `push_through_back` (the triangle is another
+// body's) and p projects inside the triangle, it is pushed back out along
+// the normal. Behind a triangle of its own body a vertex is usually just
+// inside that body where it belongs (a squashed body's inner layer lies
+// within the search radius of its far face), so it is left alone. The
+// correction moves p and the triangle's corners by their
+// inverse masses w = (w_p, w_a, w_b, w_c), which conserves momentum; then
+// friction (Macklin et al. 2014, "Unified particle physics for real-time
+// applications", 6.1) removes the relative tangential slide of this substep
+// (dx_*: each vertex's displacement since the substep began) below mu_s
+// times the normal correction, and mu_k times it above. Returns false, with
+// zero corrections, when there is nothing to do.
+TM_FN bool cm_vertex_triangle_step(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, float thickness,
+                                   bool push_through_back, float max_recovery, vec3 dx_p, vec3 dx_a, vec3 dx_b, vec3 dx_c, float mu_s,
+                                   float mu_k, TM_OUT(vec3) d_p, TM_OUT(vec3) d_a,
+                                   TM_OUT(vec3) d_b, TM_OUT(vec3) d_c)
+{
+    d_p = vec3(0.0f);
+    d_a = vec3(0.0f);
+    d_b = vec3(0.0f);
+    d_c = vec3(0.0f);
+    vec3 face = cross(b - a, c - a);
+    float face_length = length(face);
+    if (face_length <= 0.0f) {
+        return false;  // a collapsed triangle has no side
+    }
+    vec3 n_face = face / face_length;
+    vec3 bary = cm_closest_on_triangle(p, a, b, c);
+    vec3 arm = p - (bary.x * a + bary.y * b + bary.z * c);
+    float side = dot(arm, n_face);
+    float distance = length(arm);
+    vec3 n;
+    float separation;
+    if (side >= 0.0f) {
+        n = distance > 0.0f ? arm / distance : n_face;
+        separation = distance;
+    } else {
+        bool interior = bary.x > 0.0f && bary.y > 0.0f && bary.z > 0.0f;
+        if (!push_through_back || !interior) {
+            return false;  // its own body, or beside the triangle (a neighbour owns p)
+        }
+        n = n_face;
+        separation = side;
+    }
+    // Where the pair stood along n when the substep began. A pair already
+    // closer than the thickness then is moved apart by at most max_recovery
+    // beyond that this substep: pushing it all the way at once would turn the
+    // push into a velocity of (thickness - separation) / h, and a pair held
+    // together (by a fold, a heap, the ground) would be kicked every substep.
+    float start = separation - dot(dx_p - (bary.x * dx_a + bary.y * dx_b + bary.z * dx_c), n);
+    float target = min(thickness, max(start, separation) + max_recovery);
+    float C = separation - target;
+    if (C >= 0.0f) {
+        return false;
+    }
+    float w_sum = w.x + bary.x * bary.x * w.y + bary.y * bary.y * w.z + bary.z * bary.z * w.w;
+    if (w_sum <= 0.0f) {
+        return false;
+    }
+    // The normal step, and the tangential slide it leaves.
+    float dlambda = -C / w_sum;
+    vec3 slide = (dx_p + w.x * dlambda * n) -
+                 (bary.x * (dx_a - w.y * bary.x * dlambda * n) +
+                  bary.y * (dx_b - w.z * bary.y * dlambda * n) +
+                  bary.z * (dx_c - w.w * bary.z * dlambda * n));
+    vec3 tangential = slide - dot(slide, n) * n;
+    float tangential_length = length(tangential);
+    float normal_push = -C;
+    vec3 stop = vec3(0.0f);  // the relative slide friction removes
+    if (tangential_length > 0.0f) {
+        if (tangential_length < mu_s * normal_push) {
+            stop = tangential;
+        } else {
+            stop = tangential * min(1.0f, mu_k * normal_push / tangential_length);
+        }
+    }
+    // Both along the same generalized inverse mass: p against the point.
+    vec3 impulse = dlambda * n - stop / w_sum;
+    d_p = w.x * impulse;
+    d_a = -(w.y * bary.x) * impulse;
+    d_b = -(w.z * bary.y) * impulse;
+    d_c = -(w.w * bary.z) * impulse;
+    return true;
+}
+
+// ---------------------------------------------------------------------------
+// The spatial hash over the surface triangles (by their centroids) and the
+// fixed-point sums.
+// ---------------------------------------------------------------------------
+
+// Cells are clamped to +-2^20 per axis: far beyond any scene, and the int
+// conversion stays defined.
+TM_FN ivec3 cm_cell_of(vec3 x, float inv_cell_size)
+{
+    return ivec3(clamp(floor(x * inv_cell_size), vec3(-1048576.0f), vec3(1048576.0f)));
+}
+
+// Teschner et al. 2003, "Optimized spatial hashing for collision detection
+// of deformable objects"; table_size is a power of two.
+TM_FN uint cm_cell_hash(ivec3 cell, uint table_size)
+{
+    uint h = (uint(cell.x) * 73856093u) ^ (uint(cell.y) * 19349663u) ^ (uint(cell.z) * 83492791u);
+    return h & (table_size - 1u);
+}
+
+// Contact corrections are gathered per vertex as integers, so that the sum
+// does not depend on the order the contacts arrive in (float sums do): the
+// GPU's atomic adds and the CPU's loop give the same bits. One unit is
+// 2^-30 m (about 1e-9 m); a correction is clamped to +-1/16 m first (a
+// contact moves a vertex by its thickness and search margin, centimetres),
+// so a vertex may gather 32 such before the 32-bit sum overflows.
+const float CM_FIXED_POINT_SCALE = 1073741824.0f;  // 2^30
+const float CM_FIXED_POINT_LIMIT_M = 0.0625f;
+
+TM_FN ivec3 cm_to_fixed(vec3 d)
+{
+    vec3 clamped = clamp(d, vec3(-CM_FIXED_POINT_LIMIT_M), vec3(CM_FIXED_POINT_LIMIT_M));
+    return ivec3(floor(clamped * CM_FIXED_POINT_SCALE + vec3(0.5f)));
+}
+
+TM_FN vec3 cm_from_fixed(ivec3 sum)
+{
+    return vec3(sum) * (1.0f / CM_FIXED_POINT_SCALE);
+}

@@ -1,0 +1,203 @@
+#include "core/body_contacts.h"
+
+#include "core/contact_math.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cm = contact_math;
+
+ContactLayout ContactLayout::make(const World& world, float search_radius_m)
+{
+    const TetMesh& mesh = *world.mesh;
+    ContactLayout layout;
+    std::vector<uint8_t> on_surface(mesh.vertex_count(), 0);
+    float reach = 0.0f;  // the farthest a triangle's corner lies from its centroid
+    float longest_edge = 0.0f;
+    for (const glm::uvec3& f : mesh.surface_triangles) {
+        const glm::vec3 a = mesh.rest_positions[f.x];
+        const glm::vec3 b = mesh.rest_positions[f.y];
+        const glm::vec3 c = mesh.rest_positions[f.z];
+        const glm::vec3 centroid = (a + b + c) / 3.0f;
+        reach = std::max({reach, glm::length(a - centroid), glm::length(b - centroid),
+                          glm::length(c - centroid)});
+        longest_edge = std::max({longest_edge, glm::length(b - a), glm::length(c - b),
+                                 glm::length(a - c)});
+        on_surface[f.x] = on_surface[f.y] = on_surface[f.z] = 1;
+    }
+    for (uint32_t v = 0; v < mesh.vertex_count(); ++v) {
+        if (on_surface[v]) {
+            layout.surface_vertices.push_back(v);
+        }
+    }
+    // A triangle stretched to 1.5 times its rest size is still found: the
+    // 27 cells around a vertex cover every centroid within one cell size.
+    layout.cell_size_m = 1.5f * reach + search_radius_m;
+    const size_t triangles = mesh.surface_triangles.size();
+    while (layout.table_size < 2 * triangles && layout.table_size < (1u << 24)) {
+        layout.table_size <<= 1;
+    }
+    layout.rest_exclusion_m = std::max(2.0f * search_radius_m, 2.0f * longest_edge);
+    return layout;
+}
+
+void BodyContacts::load(const World& world)
+{
+    world_ = &world;
+    layout_ = ContactLayout::make(world, kContactSearchRadiusM);
+    bucket_offsets_.assign(layout_.table_size + 1, 0);
+    bucket_cursor_.assign(layout_.table_size, 0);
+    bucket_entries_.assign(world.mesh->surface_triangles.size(), 0);
+    candidates_.assign(layout_.surface_vertices.size() * kContactsPerVertex, kNoContact);
+    sums_.assign(world.mesh->vertex_count(), glm::ivec3(0));
+    counts_.assign(world.mesh->vertex_count(), 0);
+    touched_.clear();
+    touched_.reserve(world.mesh->vertex_count());
+}
+
+size_t BodyContacts::candidate_count() const
+{
+    return static_cast<size_t>(
+        std::count_if(candidates_.begin(), candidates_.end(),
+                      [](uint32_t f) { return f != kNoContact; }));
+}
+
+void BodyContacts::find(const std::vector<glm::vec3>& positions)
+{
+    const TetMesh& mesh = *world_->mesh;
+    const std::vector<glm::uvec3>& triangles = mesh.surface_triangles;
+    const float inv_cell = 1.0f / layout_.cell_size_m;
+    const auto bucket_of_triangle = [&](uint32_t f) {
+        const glm::uvec3& t = triangles[f];
+        const glm::vec3 centroid = (positions[t.x] + positions[t.y] + positions[t.z]) / 3.0f;
+        return cm::cm_cell_hash(cm::cm_cell_of(centroid, inv_cell), layout_.table_size);
+    };
+
+    // Counting sort of the triangles into buckets.
+    std::fill(bucket_offsets_.begin(), bucket_offsets_.end(), 0u);
+    for (uint32_t f = 0; f < triangles.size(); ++f) {
+        ++bucket_offsets_[bucket_of_triangle(f) + 1];
+    }
+    for (uint32_t h = 0; h < layout_.table_size; ++h) {
+        bucket_offsets_[h + 1] += bucket_offsets_[h];
+        bucket_cursor_[h] = bucket_offsets_[h];
+    }
+    for (uint32_t f = 0; f < triangles.size(); ++f) {
+        bucket_entries_[bucket_cursor_[bucket_of_triangle(f)]++] = f;
+    }
+
+    // Each surface vertex keeps its nearest triangles within the search
+    // radius, ordered by (distance, triangle): the set and its order do not
+    // depend on the order the buckets list them in.
+    for (size_t s = 0; s < layout_.surface_vertices.size(); ++s) {
+        const uint32_t v = layout_.surface_vertices[s];
+        uint32_t* best = &candidates_[s * kContactsPerVertex];
+        float best_distance[kContactsPerVertex];
+        std::fill_n(best, kContactsPerVertex, kNoContact);
+        std::fill_n(best_distance, kContactsPerVertex, INFINITY);
+        const glm::vec3 x = positions[v];
+        if (!std::isfinite(x.x) || !std::isfinite(x.y) || !std::isfinite(x.z)) {
+            continue;
+        }
+        const glm::ivec3 cell = cm::cm_cell_of(x, inv_cell);
+        const uint32_t body = world_->vertex_body[v];
+        for (int dz = -1; dz <= 1; ++dz) {
+            for (int dy = -1; dy <= 1; ++dy) {
+                for (int dx = -1; dx <= 1; ++dx) {
+                    const uint32_t h =
+                        cm::cm_cell_hash(cell + glm::ivec3(dx, dy, dz), layout_.table_size);
+                    for (uint32_t e = bucket_offsets_[h]; e < bucket_offsets_[h + 1]; ++e) {
+                        const uint32_t f = bucket_entries_[e];
+                        const glm::uvec3& t = triangles[f];
+                        if (t.x == v || t.y == v || t.z == v) {
+                            continue;
+                        }
+                        if (world_->vertex_body[t.x] == body &&
+                            cm::cm_point_triangle_distance(
+                                mesh.rest_positions[v], mesh.rest_positions[t.x],
+                                mesh.rest_positions[t.y], mesh.rest_positions[t.z]) <
+                                layout_.rest_exclusion_m) {
+                            continue;
+                        }
+                        const float d = cm::cm_point_triangle_distance(
+                            x, positions[t.x], positions[t.y], positions[t.z]);
+                        if (!(d < kContactSearchRadiusM)) {
+                            continue;
+                        }
+                        // Insert in order; a triangle met twice (two cells
+                        // sharing a bucket) ties with itself and is skipped.
+                        int at = kContactsPerVertex;
+                        bool seen = false;
+                        for (int i = kContactsPerVertex - 1; i >= 0; --i) {
+                            if (best[i] == f) {
+                                seen = true;
+                                break;
+                            }
+                            if (d < best_distance[i] ||
+                                (d == best_distance[i] && f < best[i])) {
+                                at = i;
+                            }
+                        }
+                        if (seen || at == static_cast<int>(kContactsPerVertex)) {
+                            continue;
+                        }
+                        for (int i = kContactsPerVertex - 1; i > at; --i) {
+                            best[i] = best[i - 1];
+                            best_distance[i] = best_distance[i - 1];
+                        }
+                        best[at] = f;
+                        best_distance[at] = d;
+                    }
+                }
+            }
+        }
+    }
+}
+
+void BodyContacts::solve(std::vector<glm::vec3>& positions, const std::vector<glm::vec3>& predicted,
+                         std::vector<glm::vec3>& corrections,
+                         const std::vector<glm::vec3>& velocities,
+                         const std::vector<float>& inverse_masses, float h, float mu_static,
+                         float mu_dynamic)
+{
+    const std::vector<glm::uvec3>& triangles = world_->mesh->surface_triangles;
+    const auto gather = [&](uint32_t v, const glm::vec3& d) {
+        if (counts_[v]++ == 0) {
+            touched_.push_back(v);
+        }
+        sums_[v] += cm::cm_to_fixed(d);
+    };
+    for (size_t slot = 0; slot < candidates_.size(); ++slot) {
+        const uint32_t f = candidates_[slot];
+        if (f == kNoContact) {
+            continue;
+        }
+        const uint32_t v = layout_.surface_vertices[slot / kContactsPerVertex];
+        const glm::uvec3& t = triangles[f];
+        const glm::vec4 w(inverse_masses[v], inverse_masses[t.x], inverse_masses[t.y],
+                          inverse_masses[t.z]);
+        glm::vec3 d[4];
+        if (cm::cm_vertex_triangle_step(
+                positions[v], positions[t.x], positions[t.y], positions[t.z], w,
+                kContactThicknessM, world_->vertex_body[v] != world_->vertex_body[t.x],
+                kContactRecoverySpeedMS * h,
+                h * velocities[v] + corrections[v],
+                h * velocities[t.x] + corrections[t.x], h * velocities[t.y] + corrections[t.y],
+                h * velocities[t.z] + corrections[t.z], mu_static, mu_dynamic, d[0], d[1], d[2],
+                d[3])) {
+            gather(v, d[0]);
+            gather(t.x, d[1]);
+            gather(t.y, d[2]);
+            gather(t.z, d[3]);
+        }
+    }
+    // Averaged per vertex (Macklin et al. 2014, 4.2): a vertex pushed by
+    // several contacts moves by their mean, not their sum.
+    for (const uint32_t v : touched_) {
+        corrections[v] += cm::cm_from_fixed(sums_[v]) / static_cast<float>(counts_[v]);
+        positions[v] = predicted[v] + corrections[v];
+        sums_[v] = glm::ivec3(0);
+        counts_[v] = 0;
+    }
+    touched_.clear();
+}

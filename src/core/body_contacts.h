@@ -1,0 +1,78 @@
+// Contact between bodies, and of a body with itself, on the CPU: the same
+// passes as the compute shaders contact_*.comp, over the maths of
+// shaders/contact_math.glsl. Every substep a spatial hash over the surface
+// triangles finds, for each surface vertex, the nearest few triangles within
+// reach; every iteration each such pair is stepped (cm_vertex_triangle_step)
+// and the corrections are gathered per vertex as fixed-point sums and
+// averaged. docs/algorithm.md, section 5.
+#pragma once
+
+#include "core/world.h"
+
+#include <glm/glm.hpp>
+
+#include <cstdint>
+#include <vector>
+
+// Vertices keep this far from other surfaces: thin enough not to show,
+// thick enough that float rounding on metre coordinates never reaches it.
+inline constexpr float kContactThicknessM = 0.004f;
+// Triangles nearer than this to a vertex at the start of a substep are its
+// candidates. It bounds how far a vertex may go between two searches and
+// still be caught: 0.025 m is 15 m/s at the default 10 substeps of 1/600 s.
+inline constexpr float kContactSearchRadiusM = 0.025f;
+// A pair found closer than the thickness separates at most this fast
+// (cm_vertex_triangle_step): faster, a heap's contacts kick each other apart.
+inline constexpr float kContactRecoverySpeedMS = 0.25f;
+
+// Candidate triangles kept per surface vertex, nearest first.
+inline constexpr uint32_t kContactsPerVertex = 4;
+inline constexpr uint32_t kNoContact = 0xffffffffu;
+
+// The hash's fixed layout for a world: which vertices and triangles take
+// part, the cell size and the table size. Both solvers build it at load.
+struct ContactLayout {
+    std::vector<uint32_t> surface_vertices;  // mesh vertices on the surface, ascending
+    float cell_size_m = 1.0f;                // >= the largest triangle reach + search radius
+    uint32_t table_size = 1;                 // hash buckets, a power of two
+    // Same-body pairs nearer than this in the rest shape are neighbours, not
+    // contacts (a concave corner of a body touches itself at rest).
+    float rest_exclusion_m = 0.0f;
+
+    static ContactLayout make(const World& world, float search_radius_m);
+};
+
+class BodyContacts {
+public:
+    void load(const World& world);
+
+    // Once per substep, on the positions at its start: the candidate pairs.
+    void find(const std::vector<glm::vec3>& positions);
+
+    // Once per iteration: steps every candidate pair on the current
+    // positions and adds the averaged corrections to `corrections`, moving
+    // `positions` = predicted + corrections. `substep_start_velocity` and
+    // h give each vertex's displacement this substep, for the friction of
+    // coefficients mu_static and mu_dynamic.
+    void solve(std::vector<glm::vec3>& positions, const std::vector<glm::vec3>& predicted,
+               std::vector<glm::vec3>& corrections, const std::vector<glm::vec3>& velocities,
+               const std::vector<float>& inverse_masses, float h, float mu_static,
+               float mu_dynamic);
+
+    // The pairs found at the latest find(): kContactsPerVertex per surface
+    // vertex, kNoContact where there is none. For the tests.
+    const std::vector<uint32_t>& candidate_triangles() const { return candidates_; }
+    const ContactLayout& layout() const { return layout_; }
+    size_t candidate_count() const;
+
+private:
+    const World* world_ = nullptr;
+    ContactLayout layout_;
+    std::vector<uint32_t> bucket_offsets_;  // table_size + 1
+    std::vector<uint32_t> bucket_entries_;  // triangles, bucket by bucket
+    std::vector<uint32_t> bucket_cursor_;
+    std::vector<uint32_t> candidates_;      // per surface vertex, kContactsPerVertex
+    std::vector<glm::ivec3> sums_;          // per mesh vertex, fixed point
+    std::vector<int32_t> counts_;           // per mesh vertex
+    std::vector<uint32_t> touched_;         // vertices with a count this iteration
+};

@@ -1,0 +1,44 @@
+#include "core/body_materials.h"
+
+MaterialArrays material_arrays(const World& world, const std::vector<BodyMaterial>& materials)
+{
+    const TetMesh& mesh = *world.mesh;
+    std::vector<LameParameters> lame(materials.size());
+    for (size_t b = 0; b < materials.size(); ++b) {
+        lame[b] = lame_parameters(materials[b].youngs_modulus_pa, materials[b].poisson_ratio);
+    }
+    MaterialArrays arrays;
+    std::vector<float> densities(mesh.vertex_count());
+    for (size_t v = 0; v < densities.size(); ++v) {
+        densities[v] = materials[world.vertex_body[v]].density_kg_m3;
+    }
+    arrays.inverse_masses = inverse_masses(mesh, densities);
+    arrays.shape_compliance.resize(mesh.tet_count());
+    arrays.volume_compliance.resize(mesh.tet_count());
+    for (size_t t = 0; t < mesh.tet_count(); ++t) {
+        const LameParameters& l = lame[world.tet_body[t]];
+        const float v0 = mesh.rest_volumes_m3[t];
+        arrays.shape_compliance[t] = arap_compliance(l, v0);
+        const bool volume_on = volume_constraint_enabled(l);
+        arrays.volume_compliance[t] = volume_on ? volume_compliance(l, v0) : -1.0f;
+        arrays.any_volume_term = arrays.any_volume_term || volume_on;
+    }
+    return arrays;
+}
+
+bool update_body_materials(const World& world, const SimParams& params,
+                           std::vector<BodyMaterial>& in_use)
+{
+    const size_t bodies = world.body_count();
+    bool changed = in_use.size() != bodies;
+    for (size_t b = 0; b < bodies && !changed; ++b) {
+        changed = !(in_use[b] == params.body_material(b));
+    }
+    if (changed) {
+        in_use.resize(bodies);
+        for (size_t b = 0; b < bodies; ++b) {
+            in_use[b] = params.body_material(b);
+        }
+    }
+    return changed;
+}
