@@ -37,6 +37,14 @@ for key in ["preset", "method", "vertices", "tets", "frames", "substeps", "itera
             "min_y", "max_y", "centroid", "inverted_tets", "nan_count", "max_speed",
             "centroid_speed"]:
     check(key in stats, f"stats JSON lacks '{key}'")
+stats_keys = ["preset", "solver", "vertices", "tets", "frames", "diverged", "method", "substeps",
+              "iterations", "youngs_modulus_pa", "poisson_ratio", "ms_per_frame", "min_y", "max_y",
+              "centroid", "inverted_tets", "nan_count", "max_speed", "centroid_speed",
+              "mean_residual"]
+check(list(stats) == stats_keys, f"stats JSON keys in their order: {list(stats)}")
+check(stats["diverged"] is False and isinstance(stats["mean_residual"], float),
+      f"a calm CPU run: not diverged, a residual ({stats['diverged']}, {stats['mean_residual']})")
+check(stats_path.read_text().endswith("}\n"), "stats JSON ends with a newline")
 check(stats["preset"] == "cube" and stats["vertices"] == 343 and stats["tets"] == 1296,
       "stats describe the cube")
 check(stats["frames"] == 300 and stats["substeps"] == 10 and stats["iterations"] == 8,
