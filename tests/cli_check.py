@@ -164,7 +164,9 @@ result = run("--bench", "--bench-meshes", "cube", "--frames", "3", "--json", str
 print(result.stdout, result.stderr)
 check(result.returncode == 0, f"bench exit code {result.returncode}")
 check("M solve/s" in result.stdout and "cube" in result.stdout, "bench prints its table")
-rows = json.loads(bench_path.read_text()) if bench_path.exists() else []
+bench_text = bench_path.read_text() if bench_path.exists() else "[]"
+rows = json.loads(bench_text)
+check(len(bench_text.splitlines()) == len(rows) + 2, "bench JSON: one row per line")
 check(any(r["solver"] == "cpu" for r in rows), "bench has a CPU row")
 for row in rows:
     for key in ["mesh", "solver", "vertices", "tets", "substeps", "iterations", "ms_per_frame",

@@ -1,11 +1,13 @@
-// The JSON file the program writes with --stats: every key in its order,
-// null for what a NaN made meaningless, and readable by any JSON parser
-// whatever bytes a mesh path holds.
+// The two JSON files the program writes, --stats and --bench --json: every
+// key in its order, null for what a NaN made meaningless, and readable by
+// any JSON parser whatever bytes a mesh path or a machine name holds.
+#include "app/bench_report.h"
 #include "app/stats_json.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -40,6 +42,26 @@ RunReport calm_cube_report()
     r.stats.max_speed_m_s = 0.02f;
     r.stats.centroid_speed_m_s = 0.01f;
     r.mean_residual = 8e-8f;
+    return r;
+}
+
+BenchRow cube_row()
+{
+    BenchRow r;
+    r.mesh = "cube";
+    r.solver = "cpu";
+    r.method = "gauss-seidel";
+    r.threads = 2;
+    r.simd = "avx512";
+    r.vertices = 343;
+    r.tets = 1296;
+    r.substeps = 10;
+    r.iterations = 8;
+    r.frames = 3;
+    r.ms_per_frame = 4.0;
+    r.ms_p10 = 3.5;
+    r.ms_p90 = 4.5;
+    r.frame_clock = "wall clock";
     return r;
 }
 
@@ -110,4 +132,51 @@ TEST(StatsJson, StringsAreEscapedAndAPathThatIsNotUtf8IsStillWritten)
     std::string text;
     ASSERT_NO_THROW(text = report_to_json(r));
     EXPECT_EQ(Json::parse(text)["preset"], "/tmp/caf\xef\xbf\xbd.obj") << "U+FFFD in its place";
+}
+
+TEST(BenchJson, OneRowPerLineEveryKeyInItsOrder)
+{
+    BenchRow gpu = cube_row();
+    gpu.solver = "gpu";
+    gpu.simd = "-";
+    gpu.threads = 1;
+    gpu.passes = PassTimes{0.1, 3.0, 0.2, 0.0, 0.3, 0.05, 0.35, "GL timer queries"};
+    const std::string text = bench_json({cube_row(), gpu}, "test machine");
+
+    EXPECT_EQ(text.rfind("[\n  {\"mesh\":\"cube\",", 0), 0u) << text;
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4) << "[, two rows, ]: " << text;
+    EXPECT_EQ(text.substr(text.size() - 2), "]\n");
+
+    const Json rows = Json::parse(text);
+    ASSERT_EQ(rows.size(), 2u);
+    const std::vector<std::string> keys{
+        "mesh", "solver", "method", "simd", "threads", "vertices", "tets", "substeps",
+        "iterations", "frames", "ms_per_frame", "ms_p10", "ms_p90", "tet_solves_per_s",
+        "frame_clock", "machine"};
+    EXPECT_EQ(keys_in_order(rows[0]), keys) << "no passes_ms without pass times";
+    std::vector<std::string> with_passes = keys;
+    with_passes.push_back("passes_ms");
+    EXPECT_EQ(keys_in_order(rows[1]), with_passes);
+    EXPECT_EQ(keys_in_order(rows[1]["passes_ms"]),
+              (std::vector<std::string>{"predict", "solve", "apply", "grab", "velocity",
+                                        "normals", "other", "clock"}));
+
+    EXPECT_EQ(rows[0]["threads"], 2);
+    EXPECT_EQ(rows[0]["ms_p90"], 4.5);
+    EXPECT_EQ(rows[0]["tet_solves_per_s"], cube_row().tet_solves_per_s()) << "exactly, not rounded";
+    EXPECT_EQ(rows[1]["machine"], "test machine");
+    EXPECT_EQ(rows[1]["passes_ms"]["solve"], 3.0);
+    EXPECT_EQ(rows[1]["passes_ms"]["clock"], "GL timer queries");
+}
+
+TEST(BenchJson, NonFiniteTimesAreNullAndNoRowsIsAnEmptyList)
+{
+    BenchRow row = cube_row();
+    row.ms_p10 = NAN;
+    row.ms_p90 = INFINITY;
+    const Json rows = Json::parse(bench_json({row}, "machine \xff"));
+    EXPECT_TRUE(rows[0]["ms_p10"].is_null());
+    EXPECT_TRUE(rows[0]["ms_p90"].is_null());
+    EXPECT_EQ(rows[0]["machine"], "machine \xef\xbf\xbd");
+    EXPECT_EQ(Json::parse(bench_json({}, "m")), Json::array());
 }
