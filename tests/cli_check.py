@@ -37,6 +37,14 @@ for key in ["preset", "method", "vertices", "tets", "frames", "substeps", "itera
             "min_y", "max_y", "centroid", "inverted_tets", "nan_count", "max_speed",
             "centroid_speed"]:
     check(key in stats, f"stats JSON lacks '{key}'")
+stats_keys = ["preset", "solver", "vertices", "tets", "frames", "diverged", "method", "substeps",
+              "iterations", "youngs_modulus_pa", "poisson_ratio", "ms_per_frame", "min_y", "max_y",
+              "centroid", "inverted_tets", "nan_count", "max_speed", "centroid_speed",
+              "mean_residual"]
+check(list(stats) == stats_keys, f"stats JSON keys in their order: {list(stats)}")
+check(stats["diverged"] is False and isinstance(stats["mean_residual"], float),
+      f"a calm CPU run: not diverged, a residual ({stats['diverged']}, {stats['mean_residual']})")
+check(stats_path.read_text().endswith("}\n"), "stats JSON ends with a newline")
 check(stats["preset"] == "cube" and stats["vertices"] == 343 and stats["tets"] == 1296,
       "stats describe the cube")
 check(stats["frames"] == 300 and stats["substeps"] == 10 and stats["iterations"] == 8,
@@ -156,7 +164,9 @@ result = run("--bench", "--bench-meshes", "cube", "--frames", "3", "--json", str
 print(result.stdout, result.stderr)
 check(result.returncode == 0, f"bench exit code {result.returncode}")
 check("M solve/s" in result.stdout and "cube" in result.stdout, "bench prints its table")
-rows = json.loads(bench_path.read_text()) if bench_path.exists() else []
+bench_text = bench_path.read_text() if bench_path.exists() else "[]"
+rows = json.loads(bench_text)
+check(len(bench_text.splitlines()) == len(rows) + 2, "bench JSON: one row per line")
 check(any(r["solver"] == "cpu" for r in rows), "bench has a CPU row")
 for row in rows:
     for key in ["mesh", "solver", "vertices", "tets", "substeps", "iterations", "ms_per_frame",

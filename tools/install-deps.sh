@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config git
   libglfw3-dev libimgui-dev libglm-dev libspdlog-dev libfmt-dev
-  libtinyobjloader-dev libstb-dev python3-glad
+  libtinyobjloader-dev libstb-dev nlohmann-json3-dev python3-glad
   libgl-dev libegl-dev libgl1-mesa-dri mesa-utils
   libgtest-dev libgmock-dev libeigen3-dev
   xvfb xauth xdotool

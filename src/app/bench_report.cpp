@@ -1,9 +1,8 @@
 #include "app/bench_report.h"
 
-#include "app/json_text.h"
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <sstream>
 
 double BenchRow::tet_solves_per_s() const
 {
@@ -29,6 +28,36 @@ std::string pass_columns(const std::optional<PassTimes>& p)
     }
     return format("%8.2f %8.2f %8.2f %8.2f %8.2f", p->predict_ms, p->solve_ms,
                   p->apply_ms + p->grab_ms, p->velocity_ms, p->normals_ms + p->other_ms);
+}
+
+// ordered_json keeps the keys in the order written here.
+nlohmann::ordered_json row_json(const BenchRow& r, const std::string& machine)
+{
+    nlohmann::ordered_json row;
+    row["mesh"] = r.mesh;
+    row["solver"] = r.solver;
+    row["method"] = r.method;
+    row["simd"] = r.simd;
+    row["threads"] = r.threads;
+    row["vertices"] = r.vertices;
+    row["tets"] = r.tets;
+    row["substeps"] = r.substeps;
+    row["iterations"] = r.iterations;
+    row["frames"] = r.frames;
+    row["ms_per_frame"] = r.ms_per_frame;
+    row["ms_p10"] = r.ms_p10;
+    row["ms_p90"] = r.ms_p90;
+    row["tet_solves_per_s"] = r.tet_solves_per_s();
+    row["frame_clock"] = r.frame_clock;
+    row["machine"] = machine;
+    if (r.passes) {
+        const PassTimes& p = *r.passes;
+        row["passes_ms"] = {{"predict", p.predict_ms},   {"solve", p.solve_ms},
+                            {"apply", p.apply_ms},       {"grab", p.grab_ms},
+                            {"velocity", p.velocity_ms}, {"normals", p.normals_ms},
+                            {"other", p.other_ms},       {"clock", p.clock}};
+    }
+    return row;
 }
 
 }  // namespace
@@ -63,35 +92,15 @@ std::string bench_table(const std::vector<BenchRow>& rows)
 
 std::string bench_json(const std::vector<BenchRow>& rows, const std::string& machine)
 {
-    std::ostringstream out;
-    out << "[\n";
+    // One row per line, as in the table on the screen (and so a row per
+    // line in a diff), each row a compact object.
+    std::string text = "[\n";
     for (size_t i = 0; i < rows.size(); ++i) {
-        const BenchRow& r = rows[i];
-        out << "  {\"mesh\": " << json_string(r.mesh) << ", \"solver\": " << json_string(r.solver)
-            << ", \"method\": " << json_string(r.method) << ", \"simd\": " << json_string(r.simd)
-            << ", \"threads\": " << r.threads
-            << ", \"vertices\": " << r.vertices << ", \"tets\": " << r.tets
-            << ", \"substeps\": " << r.substeps << ", \"iterations\": " << r.iterations
-            << ", \"frames\": " << r.frames
-            << ", \"ms_per_frame\": " << json_number(r.ms_per_frame)
-            << ", \"ms_p10\": " << json_number(r.ms_p10)
-            << ", \"ms_p90\": " << json_number(r.ms_p90)
-            << ", \"tet_solves_per_s\": " << json_number(r.tet_solves_per_s())
-            << ", \"frame_clock\": " << json_string(r.frame_clock)
-            << ", \"machine\": " << json_string(machine);
-        if (r.passes) {
-            const PassTimes& p = *r.passes;
-            out << ", \"passes_ms\": {\"predict\": " << json_number(p.predict_ms)
-                << ", \"solve\": " << json_number(p.solve_ms)
-                << ", \"apply\": " << json_number(p.apply_ms)
-                << ", \"grab\": " << json_number(p.grab_ms)
-                << ", \"velocity\": " << json_number(p.velocity_ms)
-                << ", \"normals\": " << json_number(p.normals_ms)
-                << ", \"other\": " << json_number(p.other_ms)
-                << ", \"clock\": " << json_string(p.clock) << "}";
-        }
-        out << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
+        // The machine's name comes from the CPU and the GL driver: replace
+        // what is not UTF-8 rather than throw (dump's default) after the runs.
+        const nlohmann::ordered_json row = row_json(rows[i], machine);
+        text += "  " + row.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+        text += i + 1 < rows.size() ? ",\n" : "\n";
     }
-    out << "]\n";
-    return out.str();
+    return text + "]\n";
 }

@@ -1,36 +1,59 @@
 #include "app/stats_json.h"
 
-#include "app/json_text.h"
+#include <nlohmann/json.hpp>
 
-#include <sstream>
+#include <charconv>
+#include <cmath>
+
+namespace {
+
+// A float as its own shortest decimal, not as the double it widens to:
+// 0.3f is written 0.3, not 0.30000001192092896. NaN and infinity pass
+// through; dump() writes them as null (JSON has no word for them).
+double shortest_decimal(float value)
+{
+    if (!std::isfinite(value)) {
+        return value;
+    }
+    char text[32];
+    const char* end = std::to_chars(text, text + sizeof text, value).ptr;
+    double widened = value;
+    std::from_chars(text, end, widened);
+    return widened;
+}
+
+}  // namespace
 
 std::string report_to_json(const RunReport& r)
 {
     const SimStats& s = r.stats;
-    std::ostringstream out;
-    out << "{\n"
-        << "  \"preset\": " << json_string(r.preset) << ",\n"
-        << "  \"solver\": " << json_string(r.solver) << ",\n"
-        << "  \"vertices\": " << r.vertices << ",\n"
-        << "  \"tets\": " << r.tets << ",\n"
-        << "  \"frames\": " << r.frames << ",\n"
-        << "  \"diverged\": " << (r.diverged ? "true" : "false") << ",\n"
-        << "  \"method\": " << json_string(solver_method_name(r.params.method)) << ",\n"
-        << "  \"substeps\": " << r.params.substeps << ",\n"
-        << "  \"iterations\": " << r.params.iterations << ",\n"
-        << "  \"youngs_modulus_pa\": " << json_number(r.params.youngs_modulus_pa) << ",\n"
-        << "  \"poisson_ratio\": " << json_number(r.params.poisson_ratio) << ",\n"
-        << "  \"ms_per_frame\": " << json_number(r.ms_per_frame) << ",\n"
-        << "  \"min_y\": " << json_number(s.min_y_m) << ",\n"
-        << "  \"max_y\": " << json_number(s.max_y_m) << ",\n"
-        << "  \"centroid\": [" << json_number(s.centroid_m.x) << ", " << json_number(s.centroid_m.y)
-        << ", " << json_number(s.centroid_m.z) << "],\n"
-        << "  \"inverted_tets\": " << s.inverted_tets << ",\n"
-        << "  \"nan_count\": " << s.nan_count << ",\n"
-        << "  \"max_speed\": " << json_number(s.max_speed_m_s) << ",\n"
-        << "  \"centroid_speed\": " << json_number(s.centroid_speed_m_s) << ",\n"
-        << "  \"mean_residual\": "
-        << (r.mean_residual ? json_number(*r.mean_residual) : std::string("null")) << "\n"
-        << "}\n";
-    return out.str();
+    // ordered_json keeps the keys in the order written here.
+    nlohmann::ordered_json json;
+    json["preset"] = r.preset;
+    json["solver"] = r.solver;
+    json["vertices"] = r.vertices;
+    json["tets"] = r.tets;
+    json["frames"] = r.frames;
+    json["diverged"] = r.diverged;
+    json["method"] = solver_method_name(r.params.method);
+    json["substeps"] = r.params.substeps;
+    json["iterations"] = r.params.iterations;
+    json["youngs_modulus_pa"] = shortest_decimal(r.params.youngs_modulus_pa);
+    json["poisson_ratio"] = shortest_decimal(r.params.poisson_ratio);
+    json["ms_per_frame"] = r.ms_per_frame;
+    json["min_y"] = shortest_decimal(s.min_y_m);
+    json["max_y"] = shortest_decimal(s.max_y_m);
+    json["centroid"] = {shortest_decimal(s.centroid_m.x), shortest_decimal(s.centroid_m.y),
+                        shortest_decimal(s.centroid_m.z)};
+    json["inverted_tets"] = s.inverted_tets;
+    json["nan_count"] = s.nan_count;
+    json["max_speed"] = shortest_decimal(s.max_speed_m_s);
+    json["centroid_speed"] = shortest_decimal(s.centroid_speed_m_s);
+    json["mean_residual"] = nullptr;  // until the solver has iterated once
+    if (r.mean_residual) {
+        json["mean_residual"] = shortest_decimal(*r.mean_residual);
+    }
+    // A mesh path is whatever bytes the file system holds: replace what is
+    // not UTF-8 rather than throw (dump's default) after the whole run.
+    return json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
