@@ -10,8 +10,8 @@ layout(std430, binding = 12) readonly buffer Triangles { uint triangles[]; };  /
 // Per mesh vertex: xyz rest position, w its body (uintBitsToFloat).
 layout(std430, binding = 19) readonly buffer ContactVertices { vec4 contact_vertices[]; };
 // The spatial hash of the triangles by centroid, one buffer: bucket offsets
-// [0, T], cursors [T + 1, 2T], then the triangles bucket by bucket, with
-// T = u_contact_counts.x buckets.
+// [0, T], cursors [T + 1, 2T], then the triangles bucket by bucket (a
+// triangle once per cell it touches), with T = u_contact_counts.x buckets.
 layout(std430, binding = 20) buffer ContactHash { uint contact_hash[]; };
 layout(std430, binding = 21) readonly buffer SurfaceVertices { uint surface_vertices[]; };
 // CONTACTS_PER_VERTEX triangles per surface vertex, nearest first.
@@ -25,8 +25,10 @@ uint triangle_corner(uint f, uint corner)
     return triangles[3u * f + corner];
 }
 
-vec3 triangle_centroid(uint f)
+// The cells triangle f is listed in (cm_triangle_cells).
+void triangle_cells(uint f, out ivec3 lo, out ivec3 hi)
 {
-    return (positions[triangle_corner(f, 0u)].xyz + positions[triangle_corner(f, 1u)].xyz +
-            positions[triangle_corner(f, 2u)].xyz) / 3.0f;
+    cm_triangle_cells(positions[triangle_corner(f, 0u)].xyz, positions[triangle_corner(f, 1u)].xyz,
+                      positions[triangle_corner(f, 2u)].xyz, u_contact_hash.z, u_contact_hash.x,
+                      lo, hi);
 }

@@ -1,7 +1,7 @@
 #version 430 core
 // Body contact, once per substep, 4 of 4: each surface vertex keeps its
 // nearest surface triangles within the search radius, ordered by (distance,
-// triangle), from the 27 cells around it. As BodyContacts::find.
+// triangle), among those listed in its cell. As BodyContacts::find.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
 #include "contact_math.glsl"
@@ -25,54 +25,46 @@ void main()
     vec4 rest_v = contact_vertices[v];
     uint body = floatBitsToUint(rest_v.w);
     uint buckets = u_contact_counts.x;
-    ivec3 cell = cm_cell_of(x, u_contact_hash.x);
-    for (int dz = -1; dz <= 1; ++dz) {
-        for (int dy = -1; dy <= 1; ++dy) {
-            for (int dx = -1; dx <= 1; ++dx) {
-                uint h = cm_cell_hash(cell + ivec3(dx, dy, dz), buckets);
-                for (uint e = contact_hash[h]; e < contact_hash[h + 1u]; ++e) {
-                    uint f = contact_hash[2u * buckets + 1u + e];
-                    uint a = triangle_corner(f, 0u);
-                    uint b = triangle_corner(f, 1u);
-                    uint c = triangle_corner(f, 2u);
-                    if (a == v || b == v || c == v) {
-                        continue;
-                    }
-                    if (floatBitsToUint(contact_vertices[a].w) == body &&
-                        cm_point_triangle_distance(rest_v.xyz, contact_vertices[a].xyz,
-                                                   contact_vertices[b].xyz,
-                                                   contact_vertices[c].xyz) <
-                            u_contact_hash.w) {
-                        continue;
-                    }
-                    float d = cm_point_triangle_distance(x, positions[a].xyz, positions[b].xyz,
-                                                         positions[c].xyz);
-                    if (!(d < u_contact_hash.z)) {
-                        continue;
-                    }
-                    int at = int(CONTACTS_PER_VERTEX);
-                    bool seen = false;
-                    for (int i = int(CONTACTS_PER_VERTEX) - 1; i >= 0; --i) {
-                        if (best[i] == f) {
-                            seen = true;
-                            break;
-                        }
-                        if (d < best_distance[i] || (d == best_distance[i] && f < best[i])) {
-                            at = i;
-                        }
-                    }
-                    if (seen || at == int(CONTACTS_PER_VERTEX)) {
-                        continue;
-                    }
-                    for (int i = int(CONTACTS_PER_VERTEX) - 1; i > at; --i) {
-                        best[i] = best[i - 1];
-                        best_distance[i] = best_distance[i - 1];
-                    }
-                    best[at] = f;
-                    best_distance[at] = d;
-                }
+    uint h = cm_cell_hash(cm_cell_of(x, u_contact_hash.x), buckets);
+    for (uint e = contact_hash[h]; e < contact_hash[h + 1u]; ++e) {
+        uint f = contact_hash[2u * buckets + 1u + e];
+        uint a = triangle_corner(f, 0u);
+        uint b = triangle_corner(f, 1u);
+        uint c = triangle_corner(f, 2u);
+        if (floatBitsToUint(contact_vertices[a].w) == body &&
+            cm_rest_neighbours(rest_v.xyz, contact_vertices[a].xyz, contact_vertices[b].xyz,
+                               contact_vertices[c].xyz, u_contact_hash.w)) {
+            continue;  // its own corners among them
+        }
+        if (!cm_near_triangle_box(x, positions[a].xyz, positions[b].xyz,
+                                  positions[c].xyz, u_contact_hash.z)) {
+            continue;
+        }
+        float d = cm_point_triangle_distance(x, positions[a].xyz, positions[b].xyz,
+                                             positions[c].xyz);
+        if (!(d < u_contact_hash.z)) {
+            continue;
+        }
+        int at = int(CONTACTS_PER_VERTEX);
+        bool seen = false;
+        for (int i = int(CONTACTS_PER_VERTEX) - 1; i >= 0; --i) {
+            if (best[i] == f) {
+                seen = true;
+                break;
+            }
+            if (d < best_distance[i] || (d == best_distance[i] && f < best[i])) {
+                at = i;
             }
         }
+        if (seen || at == int(CONTACTS_PER_VERTEX)) {
+            continue;
+        }
+        for (int i = int(CONTACTS_PER_VERTEX) - 1; i > at; --i) {
+            best[i] = best[i - 1];
+            best_distance[i] = best_distance[i - 1];
+        }
+        best[at] = f;
+        best_distance[at] = d;
     }
     for (uint i = 0u; i < CONTACTS_PER_VERTEX; ++i) {
         contact_candidates[s * CONTACTS_PER_VERTEX + i] = best[i];

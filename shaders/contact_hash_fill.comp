@@ -1,6 +1,6 @@
 #version 430 core
 // Body contact, once per substep, 3 of 4: each surface triangle takes a
-// place in its bucket. The order within a bucket depends on the GPU's
+// place in the bucket of every cell it is counted in. The order within a bucket depends on the GPU's
 // scheduling; the search (contact_find.comp) does not depend on it.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
@@ -11,10 +11,20 @@ layout(local_size_x = 64) in;
 void main()
 {
     uint f = gl_GlobalInvocationID.x;
-    if (f < u_counts.z) {
-        uint buckets = u_contact_counts.x;
-        uint h = cm_cell_hash(cm_cell_of(triangle_centroid(f), u_contact_hash.x), buckets);
-        uint place = atomicAdd(contact_hash[buckets + 1u + h], 1u);
-        contact_hash[2u * buckets + 1u + place] = f;
+    if (f >= u_counts.z) {
+        return;
+    }
+    uint buckets = u_contact_counts.x;
+    ivec3 lo;
+    ivec3 hi;
+    triangle_cells(f, lo, hi);
+    for (int z = lo.z; z <= hi.z; ++z) {
+        for (int y = lo.y; y <= hi.y; ++y) {
+            for (int x = lo.x; x <= hi.x; ++x) {
+                uint h = cm_cell_hash(ivec3(x, y, z), buckets);
+                uint place = atomicAdd(contact_hash[buckets + 1u + h], 1u);
+                contact_hash[2u * buckets + 1u + place] = f;
+            }
+        }
     }
 }

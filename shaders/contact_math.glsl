@@ -148,6 +148,25 @@ TM_FN vec3 cm_closest_on_triangle(vec3 p, vec3 a, vec3 b, vec3 c)
     return vec3(1.0f - v - w, v, w);
 }
 
+// Whether p lies within `radius` of the triangle's bounding box: a cheap
+// test that rejects most of a search's triangles before the exact distance.
+TM_FN bool cm_near_triangle_box(vec3 p, vec3 a, vec3 b, vec3 c, float radius)
+{
+    vec3 lo = min(min(a, b), c) - vec3(radius);
+    vec3 hi = max(max(a, b), c) + vec3(radius);
+    return p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y &&
+           p.z <= hi.z;
+}
+
+// Whether a vertex at rest position r and a triangle of its own body with
+// rest corners ra, rb, rc are neighbours rather than a possible contact:
+// some corner was nearer to it than `exclusion` in the rest shape.
+TM_FN bool cm_rest_neighbours(vec3 r, vec3 ra, vec3 rb, vec3 rc, float exclusion)
+{
+    float e2 = exclusion * exclusion;
+    return dot(ra - r, ra - r) < e2 || dot(rb - r, rb - r) < e2 || dot(rc - r, rc - r) < e2;
+}
+
 // The distance from p to triangle abc.
 TM_FN float cm_point_triangle_distance(vec3 p, vec3 a, vec3 b, vec3 c)
 {
@@ -245,15 +264,31 @@ TM_FN bool cm_vertex_triangle_step(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, float
 }
 
 // ---------------------------------------------------------------------------
-// The spatial hash over the surface triangles (by their centroids) and the
-// fixed-point sums.
+// The spatial hash over the surface triangles and the fixed-point sums. A
+// triangle is listed in every cell its box, grown by the search radius,
+// touches; a vertex then looks in its own cell only.
 // ---------------------------------------------------------------------------
+
+// At most this many cells per axis for one triangle: with cells at least
+// 1.5 times the largest rest triangle plus the radius, two suffice until a
+// triangle is stretched past 1.5 times its size; a wildly stretched one is
+// listed partly rather than in thousands of cells.
+const int CM_MAX_CELLS_PER_AXIS = 3;
 
 // Cells are clamped to +-2^20 per axis: far beyond any scene, and the int
 // conversion stays defined.
 TM_FN ivec3 cm_cell_of(vec3 x, float inv_cell_size)
 {
     return ivec3(clamp(floor(x * inv_cell_size), vec3(-1048576.0f), vec3(1048576.0f)));
+}
+
+// The cells a triangle is listed in: lo .. hi, inclusive.
+TM_FN void cm_triangle_cells(vec3 a, vec3 b, vec3 c, float radius, float inv_cell_size,
+                             TM_OUT(ivec3) lo, TM_OUT(ivec3) hi)
+{
+    lo = cm_cell_of(min(min(a, b), c) - vec3(radius), inv_cell_size);
+    hi = min(cm_cell_of(max(max(a, b), c) + vec3(radius), inv_cell_size),
+             lo + ivec3(CM_MAX_CELLS_PER_AXIS - 1));
 }
 
 // Teschner et al. 2003, "Optimized spatial hashing for collision detection

@@ -1,6 +1,7 @@
 #include "core/body_contacts.h"
 
 #include "core/contact_math.h"
+#include "core/flush_denormals.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,8 +31,8 @@ ContactLayout ContactLayout::make(const World& world, float search_radius_m)
             layout.surface_vertices.push_back(v);
         }
     }
-    // A triangle stretched to 1.5 times its rest size is still found: the
-    // 27 cells around a vertex cover every centroid within one cell size.
+    // A triangle's grown box spans at most two cells per axis until it is
+    // stretched past 1.5 times its rest size.
     layout.cell_size_m = 1.5f * reach + search_radius_m;
     const size_t triangles = mesh.surface_triangles.size();
     while (layout.table_size < 2 * triangles && layout.table_size < (1u << 24)) {
@@ -47,7 +48,7 @@ void BodyContacts::load(const World& world)
     layout_ = ContactLayout::make(world, kContactSearchRadiusM);
     bucket_offsets_.assign(layout_.table_size + 1, 0);
     bucket_cursor_.assign(layout_.table_size, 0);
-    bucket_entries_.assign(world.mesh->surface_triangles.size(), 0);
+    bucket_entries_.assign(world.mesh->surface_triangles.size() * kMaxCellsPerTriangle, 0);
     candidates_.assign(layout_.surface_vertices.size() * kContactsPerVertex, kNoContact);
     sums_.assign(world.mesh->vertex_count(), glm::ivec3(0));
     counts_.assign(world.mesh->vertex_count(), 0);
@@ -62,95 +63,116 @@ size_t BodyContacts::candidate_count() const
                       [](uint32_t f) { return f != kNoContact; }));
 }
 
-void BodyContacts::find(const std::vector<glm::vec3>& positions)
+void BodyContacts::find(const std::vector<glm::vec3>& positions, WorkerTeam& team)
 {
     const TetMesh& mesh = *world_->mesh;
     const std::vector<glm::uvec3>& triangles = mesh.surface_triangles;
     const float inv_cell = 1.0f / layout_.cell_size_m;
-    const auto bucket_of_triangle = [&](uint32_t f) {
+    // Calls `visit(bucket)` for every cell triangle f is listed in.
+    const auto for_each_bucket = [&](uint32_t f, auto visit) {
         const glm::uvec3& t = triangles[f];
-        const glm::vec3 centroid = (positions[t.x] + positions[t.y] + positions[t.z]) / 3.0f;
-        return cm::cm_cell_hash(cm::cm_cell_of(centroid, inv_cell), layout_.table_size);
+        glm::ivec3 lo, hi;
+        cm::cm_triangle_cells(positions[t.x], positions[t.y], positions[t.z],
+                              kContactSearchRadiusM, inv_cell, lo, hi);
+        for (int z = lo.z; z <= hi.z; ++z) {
+            for (int y = lo.y; y <= hi.y; ++y) {
+                for (int x = lo.x; x <= hi.x; ++x) {
+                    visit(cm::cm_cell_hash(glm::ivec3(x, y, z), layout_.table_size));
+                }
+            }
+        }
     };
 
     // Counting sort of the triangles into buckets.
     std::fill(bucket_offsets_.begin(), bucket_offsets_.end(), 0u);
     for (uint32_t f = 0; f < triangles.size(); ++f) {
-        ++bucket_offsets_[bucket_of_triangle(f) + 1];
+        for_each_bucket(f, [&](uint32_t h) { ++bucket_offsets_[h + 1]; });
     }
     for (uint32_t h = 0; h < layout_.table_size; ++h) {
         bucket_offsets_[h + 1] += bucket_offsets_[h];
         bucket_cursor_[h] = bucket_offsets_[h];
     }
     for (uint32_t f = 0; f < triangles.size(); ++f) {
-        bucket_entries_[bucket_cursor_[bucket_of_triangle(f)]++] = f;
+        for_each_bucket(f, [&](uint32_t h) { bucket_entries_[bucket_cursor_[h]++] = f; });
     }
 
-    // Each surface vertex keeps its nearest triangles within the search
-    // radius, ordered by (distance, triangle): the set and its order do not
-    // depend on the order the buckets list them in.
-    for (size_t s = 0; s < layout_.surface_vertices.size(); ++s) {
-        const uint32_t v = layout_.surface_vertices[s];
-        uint32_t* best = &candidates_[s * kContactsPerVertex];
-        float best_distance[kContactsPerVertex];
-        std::fill_n(best, kContactsPerVertex, kNoContact);
-        std::fill_n(best_distance, kContactsPerVertex, INFINITY);
-        const glm::vec3 x = positions[v];
-        if (!std::isfinite(x.x) || !std::isfinite(x.y) || !std::isfinite(x.z)) {
+    // The vertices' searches are independent: the team shares them out.
+    const size_t count = layout_.surface_vertices.size();
+    const size_t members = static_cast<size_t>(team.size());
+    team.run([&](int member) {
+        const ScopedFlushDenormals flush_denormals;  // as the caller's, whichever thread
+        const size_t each = (count + members - 1) / members;
+        const size_t begin = std::min(count, each * static_cast<size_t>(member));
+        const size_t end = std::min(count, begin + each);
+        for (size_t s = begin; s < end; ++s) {
+            find_for_vertex(s, positions, inv_cell);
+        }
+    });
+}
+
+// Each surface vertex keeps its nearest triangles within the search
+// radius, ordered by (distance, triangle): the set and its order do not
+// depend on the order the buckets list them in. A triangle listed twice
+// in a bucket (two of its cells sharing it) ties with itself and is kept
+// once.
+void BodyContacts::find_for_vertex(size_t s, const std::vector<glm::vec3>& positions,
+                                   float inv_cell)
+{
+    const TetMesh& mesh = *world_->mesh;
+    const std::vector<glm::uvec3>& triangles = mesh.surface_triangles;
+    const uint32_t v = layout_.surface_vertices[s];
+    uint32_t* best = &candidates_[s * kContactsPerVertex];
+    float best_distance[kContactsPerVertex];
+    std::fill_n(best, kContactsPerVertex, kNoContact);
+    std::fill_n(best_distance, kContactsPerVertex, INFINITY);
+    const glm::vec3 x = positions[v];
+    if (!std::isfinite(x.x) || !std::isfinite(x.y) || !std::isfinite(x.z)) {
+        return;
+    }
+    const uint32_t body = world_->vertex_body[v];
+    const uint32_t h =
+        cm::cm_cell_hash(cm::cm_cell_of(x, inv_cell), layout_.table_size);
+    for (uint32_t e = bucket_offsets_[h]; e < bucket_offsets_[h + 1]; ++e) {
+        const uint32_t f = bucket_entries_[e];
+        const glm::uvec3& t = triangles[f];
+        if (world_->vertex_body[t.x] == body &&
+            cm::cm_rest_neighbours(mesh.rest_positions[v], mesh.rest_positions[t.x],
+                                   mesh.rest_positions[t.y], mesh.rest_positions[t.z],
+                                   layout_.rest_exclusion_m)) {
+            continue;  // its own corners among them
+        }
+        if (!cm::cm_near_triangle_box(x, positions[t.x], positions[t.y],
+                                      positions[t.z], kContactSearchRadiusM)) {
             continue;
         }
-        const glm::ivec3 cell = cm::cm_cell_of(x, inv_cell);
-        const uint32_t body = world_->vertex_body[v];
-        for (int dz = -1; dz <= 1; ++dz) {
-            for (int dy = -1; dy <= 1; ++dy) {
-                for (int dx = -1; dx <= 1; ++dx) {
-                    const uint32_t h =
-                        cm::cm_cell_hash(cell + glm::ivec3(dx, dy, dz), layout_.table_size);
-                    for (uint32_t e = bucket_offsets_[h]; e < bucket_offsets_[h + 1]; ++e) {
-                        const uint32_t f = bucket_entries_[e];
-                        const glm::uvec3& t = triangles[f];
-                        if (t.x == v || t.y == v || t.z == v) {
-                            continue;
-                        }
-                        if (world_->vertex_body[t.x] == body &&
-                            cm::cm_point_triangle_distance(
-                                mesh.rest_positions[v], mesh.rest_positions[t.x],
-                                mesh.rest_positions[t.y], mesh.rest_positions[t.z]) <
-                                layout_.rest_exclusion_m) {
-                            continue;
-                        }
-                        const float d = cm::cm_point_triangle_distance(
-                            x, positions[t.x], positions[t.y], positions[t.z]);
-                        if (!(d < kContactSearchRadiusM)) {
-                            continue;
-                        }
-                        // Insert in order; a triangle met twice (two cells
-                        // sharing a bucket) ties with itself and is skipped.
-                        int at = kContactsPerVertex;
-                        bool seen = false;
-                        for (int i = kContactsPerVertex - 1; i >= 0; --i) {
-                            if (best[i] == f) {
-                                seen = true;
-                                break;
-                            }
-                            if (d < best_distance[i] ||
-                                (d == best_distance[i] && f < best[i])) {
-                                at = i;
-                            }
-                        }
-                        if (seen || at == static_cast<int>(kContactsPerVertex)) {
-                            continue;
-                        }
-                        for (int i = kContactsPerVertex - 1; i > at; --i) {
-                            best[i] = best[i - 1];
-                            best_distance[i] = best_distance[i - 1];
-                        }
-                        best[at] = f;
-                        best_distance[at] = d;
-                    }
-                }
+        const float d = cm::cm_point_triangle_distance(
+            x, positions[t.x], positions[t.y], positions[t.z]);
+        if (!(d < kContactSearchRadiusM)) {
+            continue;
+        }
+        // Insert in order; a triangle met twice (two cells
+        // sharing a bucket) ties with itself and is skipped.
+        int at = kContactsPerVertex;
+        bool seen = false;
+        for (int i = kContactsPerVertex - 1; i >= 0; --i) {
+            if (best[i] == f) {
+                seen = true;
+                break;
+            }
+            if (d < best_distance[i] ||
+                (d == best_distance[i] && f < best[i])) {
+                at = i;
             }
         }
+        if (seen || at == static_cast<int>(kContactsPerVertex)) {
+            continue;
+        }
+        for (int i = kContactsPerVertex - 1; i > at; --i) {
+            best[i] = best[i - 1];
+            best_distance[i] = best_distance[i - 1];
+        }
+        best[at] = f;
+        best_distance[at] = d;
     }
 }
 

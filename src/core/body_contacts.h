@@ -7,6 +7,7 @@
 // averaged. docs/algorithm.md, section 5.
 #pragma once
 
+#include "core/worker_team.h"
 #include "core/world.h"
 
 #include <glm/glm.hpp>
@@ -20,7 +21,7 @@ inline constexpr float kContactThicknessM = 0.004f;
 // Triangles nearer than this to a vertex at the start of a substep are its
 // candidates. It bounds how far a vertex may go between two searches and
 // still be caught: 0.025 m is 15 m/s at the default 10 substeps of 1/600 s.
-inline constexpr float kContactSearchRadiusM = 0.025f;
+inline constexpr float kContactSearchRadiusM = 0.04f;
 // A pair found closer than the thickness separates at most this fast
 // (cm_vertex_triangle_step): faster, a heap's contacts kick each other apart.
 inline constexpr float kContactRecoverySpeedMS = 0.25f;
@@ -28,6 +29,8 @@ inline constexpr float kContactRecoverySpeedMS = 0.25f;
 // Candidate triangles kept per surface vertex, nearest first.
 inline constexpr uint32_t kContactsPerVertex = 4;
 inline constexpr uint32_t kNoContact = 0xffffffffu;
+// Cells a triangle may be listed in (CM_MAX_CELLS_PER_AXIS cubed).
+inline constexpr uint32_t kMaxCellsPerTriangle = 27;
 
 // The hash's fixed layout for a world: which vertices and triangles take
 // part, the cell size and the table size. Both solvers build it at load.
@@ -35,8 +38,10 @@ struct ContactLayout {
     std::vector<uint32_t> surface_vertices;  // mesh vertices on the surface, ascending
     float cell_size_m = 1.0f;                // >= the largest triangle reach + search radius
     uint32_t table_size = 1;                 // hash buckets, a power of two
-    // Same-body pairs nearer than this in the rest shape are neighbours, not
-    // contacts (a concave corner of a body touches itself at rest).
+    // A vertex and a triangle of its own body with a corner nearer than
+    // this in the rest shape are neighbours, not contacts: two of the longest
+    // surface edges, so that a squashed body does not push its own nearby
+    // surface apart.
     float rest_exclusion_m = 0.0f;
 
     static ContactLayout make(const World& world, float search_radius_m);
@@ -47,7 +52,9 @@ public:
     void load(const World& world);
 
     // Once per substep, on the positions at its start: the candidate pairs.
-    void find(const std::vector<glm::vec3>& positions);
+    // The team shares the vertices' searches; the result does not depend on
+    // its size.
+    void find(const std::vector<glm::vec3>& positions, WorkerTeam& team);
 
     // Once per iteration: steps every candidate pair on the current
     // positions and adds the averaged corrections to `corrections`, moving
@@ -66,6 +73,9 @@ public:
     size_t candidate_count() const;
 
 private:
+    // Surface vertex s's nearest triangles, into its candidate slots.
+    void find_for_vertex(size_t s, const std::vector<glm::vec3>& positions, float inv_cell);
+
     const World* world_ = nullptr;
     ContactLayout layout_;
     std::vector<uint32_t> bucket_offsets_;  // table_size + 1

@@ -42,3 +42,23 @@ bool update_body_materials(const World& world, const SimParams& params,
     }
     return changed;
 }
+
+void apply_world_settings(const World& world, SimParams& params)
+{
+    if (world.gravity_m_s2) {
+        params.gravity_m_s2 = *world.gravity_m_s2;
+    }
+    if (world.ground) {
+        params.ground_enabled = *world.ground;
+    }
+    params.body_materials.clear();
+    bool any_own = false;
+    for (const WorldBody& body : world.bodies) {
+        any_own = any_own || body.material.has_value();
+    }
+    if (any_own) {
+        for (const WorldBody& body : world.bodies) {
+            params.body_materials.push_back(body.material.value_or(params.material()));
+        }
+    }
+}

@@ -21,3 +21,8 @@ MaterialArrays material_arrays(const World& world, const std::vector<BodyMateria
 // body, empty before the first frame); if so, `in_use` takes the new ones.
 bool update_body_materials(const World& world, const SimParams& params,
                            std::vector<BodyMaterial>& in_use);
+
+// What a world asks of the parameters: its gravity and ground where it sets
+// them, and each body's own material where it has one (the others keep
+// `params`' material). Called once when the world is loaded.
+void apply_world_settings(const World& world, SimParams& params);

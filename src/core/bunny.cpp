@@ -27,7 +27,7 @@ std::string asset_directory()
     return SOFTBODY_ASSET_DIR;
 }
 
-Result<TetMeshDesc> make_bunny_mesh()
+Result<TetMeshDesc> make_bunny_mesh(bool upright)
 {
     // Read only: every preset is prepared once it is placed.
     Result<TetMeshDesc> mesh = read_mesh_file(asset_directory() + "/" + kBunnyTetFile, {});
@@ -36,7 +36,8 @@ Result<TetMeshDesc> make_bunny_mesh()
     }
     mesh.value().name = "bunny";
     const Result<bool> placed =
-        place_above_ground(mesh.value(), kBunnyLongestSide_m, kBunnyDropHeight_m, kBunnyTilt_rad);
+        place_above_ground(mesh.value(), kBunnyLongestSide_m, kBunnyDropHeight_m,
+                           upright ? 0.0f : kBunnyTilt_rad);
     if (!placed) {
         return Result<TetMeshDesc>::failure(placed.error());
     }

@@ -11,7 +11,7 @@
 // the source tree's assets/ (compiled in).
 std::string asset_directory();
 
-// The bunny, about 0.6 m long and 0.58 m tall, y up, tilted slightly and
-// lifted so that its lowest point is 0.25 m above the ground. Reads the
-// pre-generated assets/bunny.tet (see bunny.cpp).
-Result<TetMeshDesc> make_bunny_mesh();
+// The bunny, about 0.6 m long and 0.58 m tall, y up, tilted slightly
+// (unless `upright`) and lifted so that its lowest point is 0.25 m above the
+// ground. Reads the pre-generated assets/bunny.tet (see bunny.cpp).
+Result<TetMeshDesc> make_bunny_mesh(bool upright = false);

@@ -156,7 +156,7 @@ void CpuSolver::step_frame(const SimParams& raw_params)
         reset_lambda();
         clock.charge(times.predict_ms);
         if (body_contact) {
-            contacts_.find(predicted_positions_);
+            contacts_.find(predicted_positions_, *team_);
             clock.charge(times.contact_find_ms);
         }
         for (int iteration = 0; iteration < params.iterations; ++iteration) {

@@ -52,17 +52,17 @@ glm::vec2 square_to_disk(float a, float b)
 }
 
 // 6x6x6 cells, 0.5 m, dropped on a corner-ish tilt.
-TetMeshDesc make_cube()
+TetMeshDesc make_cube(bool upright)
 {
     const float side_m = 0.5f;
     TetMeshDesc desc = box_lattice({6, 6, 6}, glm::vec3(-0.5f * side_m), glm::vec3(side_m));
-    tilt_and_lift(desc, glm::radians(35.0f), {1.0f, 0.0f, 0.6f}, 0.5f);
+    tilt_and_lift(desc, upright ? 0.0f : glm::radians(35.0f), {1.0f, 0.0f, 0.6f}, 0.5f);
     return desc;
 }
 
 // 24 segments of a 4x4-cell square grid mapped onto a disk: a ring of major
 // radius 0.35 m and tube radius 0.15 m, lying nearly flat.
-TetMeshDesc make_torus()
+TetMeshDesc make_torus(bool upright)
 {
     const int grid_cells = 4;
     const int segments = 24;
@@ -77,7 +77,7 @@ TetMeshDesc make_torus()
             const float radius = major_radius_m + disk.x;
             return glm::vec3(radius * std::cos(theta), disk.y, radius * std::sin(theta));
         });
-    tilt_and_lift(desc, glm::radians(25.0f), {1.0f, 0.0f, 0.3f}, 0.8f);
+    tilt_and_lift(desc, upright ? 0.0f : glm::radians(25.0f), {1.0f, 0.0f, 0.3f}, 0.8f);
     return desc;
 }
 
@@ -129,20 +129,21 @@ std::optional<PresetId> preset_from_name(std::string_view name)
     return std::nullopt;
 }
 
-Result<TetMeshDesc> make_preset_mesh(PresetId id)
+Result<TetMeshDesc> make_preset_mesh(PresetId id, PresetPose pose)
 {
+    const bool upright = pose == PresetPose::upright;
     TetMeshDesc desc;
     switch (id) {
     case PresetId::bunny: {
-        Result<TetMeshDesc> bunny = make_bunny_mesh();
+        Result<TetMeshDesc> bunny = make_bunny_mesh(upright);
         if (!bunny) {
             return bunny;
         }
         desc = std::move(bunny).value();
         break;
     }
-    case PresetId::cube: desc = make_cube(); break;
-    case PresetId::torus: desc = make_torus(); break;
+    case PresetId::cube: desc = make_cube(upright); break;
+    case PresetId::torus: desc = make_torus(upright); break;
     case PresetId::beam: desc = make_beam(); break;
     }
     desc.name = preset_info(id).name;

@@ -23,9 +23,13 @@ const std::vector<Preset>& all_presets();
 const Preset& preset_info(PresetId id);
 std::optional<PresetId> preset_from_name(std::string_view name);
 
+// How a preset is placed: as it drops alone (tilted, so that it tumbles),
+// or upright, for scenes that turn and place it themselves.
+enum class PresetPose { dropped, upright };
+
 // The preset's mesh, placed in the world (metres, y up, ground at y = 0).
 // Fails only for the bunny, when its asset cannot be read.
-Result<TetMeshDesc> make_preset_mesh(PresetId id);
+Result<TetMeshDesc> make_preset_mesh(PresetId id, PresetPose pose = PresetPose::dropped);
 
 // Cells along the longest side when an OBJ surface is tetrahedralized on load.
 inline constexpr int kDefaultMeshResolution = 12;

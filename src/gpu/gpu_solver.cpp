@@ -245,7 +245,8 @@ void GpuSolver::upload_contact_layout()
     upload(contact_vertices_, vertices, GL_STATIC_DRAW);
     const size_t buckets = contact_layout_.table_size;
     upload(contact_hash_,
-           std::vector<uint32_t>(2 * buckets + 1 + m.surface_triangles.size(), 0u));
+           std::vector<uint32_t>(2 * buckets + 1 + kMaxCellsPerTriangle * m.surface_triangles.size(),
+                                 0u));
     upload(surface_vertices_, contact_layout_.surface_vertices, GL_STATIC_DRAW);
     upload(contact_candidates_,
            std::vector<uint32_t>(contact_layout_.surface_vertices.size() * kContactsPerVertex,
