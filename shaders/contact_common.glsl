@@ -1,7 +1,9 @@
 // Buffers of the body contact passes (contact_*.comp), after sim_common.glsl
 // included with SIM_NO_GATHER_OR_SURFACE (llvmpipe's 16 blocks per shader).
 // The layout mirrors core/body_contacts.h and GpuSolver; the maths is
-// contact_math.glsl's.
+// contact_math.glsl's, included here.
+
+#include "contact_math.glsl"
 
 const uint CONTACTS_PER_VERTEX = 4u;  // kContactsPerVertex
 const uint NO_CONTACT = 0xffffffffu;  // kNoContact

@@ -4,7 +4,6 @@
 // touches (the buckets were zeroed by contact_hash_clear).
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
-#include "contact_math.glsl"
 #include "contact_common.glsl"
 layout(local_size_x = 64) in;
 

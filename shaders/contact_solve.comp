@@ -6,7 +6,6 @@
 // same as BodyContacts::solve.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
-#include "contact_math.glsl"
 #include "contact_common.glsl"
 layout(local_size_x = 64) in;
 

@@ -1,5 +1,9 @@
 #include "app/command_line.h"
 
+#include "app/scene_file.h"
+#include "core/body_materials.h"
+#include "core/scenes.h"
+
 #include "core/file_output.h"
 #include "core/worker_team.h"
 
@@ -91,6 +95,10 @@ std::string usage_text()
            "  --preset NAME           body: "
         << preset_names()
         << " (default bunny)\n"
+           "  --scene NAME|FILE.json  a world of bodies instead: "
+        << builtin_scene_names()
+        << ",\n"
+           "                          or a scene file (README, \"Scene files\")\n"
            "  --mesh FILE             simulate a mesh file instead: .obj (tetrahedralized),\n"
            "                          .node/.ele (TetGen) or .tet; also as the last argument\n"
            "  --resolution N          OBJ tetrahedralization: cells along the longest side,\n"
@@ -178,7 +186,7 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
             "--solver", "--preset", "--frames", "--substeps", "--iterations", "--youngs",
             "--poisson", "--damping", "--stats", "--dump-positions", "--screenshot", "--size",
             "--drag", "--grab-stiffness", "--mesh", "--resolution", "--method", "--json",
-            "--bench-meshes", "--threads"};
+            "--bench-meshes", "--threads", "--scene"};
         bool takes_value = false;
         for (const char* known : kValueFlags) {
             takes_value = takes_value || flag == known;
@@ -204,7 +212,8 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
         // Values that name files or lists: an empty one is a mistake (an
         // unset shell variable), never "use the default".
         static const char* const kPathFlags[] = {"--stats", "--dump-positions", "--screenshot",
-                                                 "--mesh", "--json", "--bench-meshes"};
+                                                 "--mesh", "--json", "--bench-meshes",
+                                                 "--scene"};
         for (const char* path_flag : kPathFlags) {
             if (flag == path_flag && value.empty()) {
                 return bad("an empty value");
@@ -223,6 +232,13 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
                 return bad("unknown preset, expected one of " + preset_names());
             }
             options.preset = *id;
+            options.preset_given = true;
+        } else if (flag == "--scene") {
+            if (!names_scene_file(value) && !is_builtin_scene(value)) {
+                return bad("unknown scene, expected a scene file (.json) or one of " +
+                           builtin_scene_names());
+            }
+            options.scene = value;
         } else if (flag == "--frames") {
             std::optional<int> n = integer_in(value, L::frames);
             if (!n) {
@@ -322,6 +338,11 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
             options.size = glm::ivec2(*w, *h);
         }
     }
+    if (!options.scene.empty() && (options.preset_given || !options.mesh_path.empty())) {
+        return fail("--scene '" + options.scene + "' and " +
+                    (options.preset_given ? "--preset" : "a mesh file") +
+                    " both name what to simulate: give one");
+    }
     if (!options.bench) {
         if (options.solver == "both") {
             return fail("--solver both needs --bench");
@@ -341,6 +362,17 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
 int Options::threads_or_default() const
 {
     return threads.value_or(default_thread_count());
+}
+
+SimParams params_for_world(const Options& options, const World& world)
+{
+    SimParams params = params_from_options(options);
+    apply_world_settings(world, params);
+    for (BodyMaterial& material : params.body_materials) {
+        if (options.youngs_modulus_pa) material.youngs_modulus_pa = *options.youngs_modulus_pa;
+        if (options.poisson_ratio) material.poisson_ratio = *options.poisson_ratio;
+    }
+    return params;
 }
 
 SimParams params_from_options(const Options& options)
@@ -386,7 +418,9 @@ std::string describe_run(const Options& options)
             << options.solver.value_or("both") << " solver(s)";
         return out.str();
     }
-    if (options.mesh_path.empty()) {
+    if (!options.scene.empty()) {
+        out << "scene " << options.scene;
+    } else if (options.mesh_path.empty()) {
         out << "preset " << preset_info(options.preset).name;
     } else {
         out << "mesh '" << options.mesh_path << "' at resolution " << options.mesh_resolution;

@@ -6,6 +6,7 @@
 #include "core/presets.h"
 #include "core/result.h"
 #include "core/sim_params.h"
+#include "core/world.h"
 
 #include <glm/glm.hpp>
 
@@ -21,7 +22,9 @@ struct Options {
     std::string json_path;              // --json FILE: the benchmark's rows
     std::string bench_meshes = "all";   // --bench-meshes a,b,c
     PresetId preset = PresetId::bunny;
+    bool preset_given = false;        // --preset was on the command line
     std::string mesh_path;            // a file to simulate instead (positional or --mesh)
+    std::string scene;                // --scene NAME or FILE.json: a world of bodies instead
     int mesh_resolution = kDefaultMeshResolution;  // --resolution: OBJ cells along the longest side
     std::optional<int> frames;          // default 300 headless; the window runs until closed
     std::optional<int> substeps;
@@ -49,6 +52,10 @@ Result<Options> parse_command_line(const std::vector<std::string>& args);
 // The simulation parameters the options ask for: the preset's suggested
 // stiffness unless --youngs overrides it, then the other overrides.
 SimParams params_from_options(const Options& options);
+
+// For a world: its own settings (apply_world_settings), then --youngs and
+// --poisson for every body, over the scene's materials.
+SimParams params_for_world(const Options& options, const World& world);
 
 std::string usage_text();
 

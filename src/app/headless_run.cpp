@@ -1,15 +1,18 @@
 #include "app/headless_run.h"
 
 #include "app/offscreen_screenshot.h"
+#include "app/scene_file.h"
 #include "app/stats_json.h"
 #include "core/cpu_solver.h"
 #include "core/file_output.h"
+#include "core/penetration.h"
 #include "core/presets.h"
 #include "core/sim_stats.h"
 #include "gpu/gpu_solver.h"
 #include "gpu/headless_context.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -44,6 +47,35 @@ std::string positions_text(const std::vector<glm::vec3>& positions)
 
 }  // namespace
 
+Result<std::shared_ptr<const World>> load_world(const Options& options)
+{
+    using R = Result<std::shared_ptr<const World>>;
+    if (!options.scene.empty()) {
+        Result<WorldDesc> desc = load_scene(options.scene, options.mesh_resolution);
+        if (!desc) {
+            return R::failure(desc.error());
+        }
+        Result<World> world = assemble_world(desc.value());
+        if (!world) {
+            return R::failure(world.error());
+        }
+        return R(std::make_shared<const World>(std::move(world).value()));
+    }
+    // A file loads as the window loads it (prepare_body_from_file), here on
+    // this thread.
+    Result<TetMesh> prepared = Result<TetMesh>::failure("");
+    if (options.mesh_path.empty()) {
+        Result<TetMeshDesc> desc = make_preset_mesh(options.preset);
+        prepared = desc ? prepare_tet_mesh(desc.value()) : Result<TetMesh>::failure(desc.error());
+    } else {
+        prepared = prepare_body_from_file(options.mesh_path, options.mesh_resolution);
+    }
+    if (!prepared) {
+        return R::failure(prepared.error());
+    }
+    return R(single_body_world(std::make_shared<const TetMesh>(std::move(prepared).value())));
+}
+
 FramesRun run_frames_checked(Solver& solver, DragScript& drags, const SimParams& params, int frames,
                      std::vector<glm::vec3>& positions)
 {
@@ -62,26 +94,21 @@ FramesRun run_frames_checked(Solver& solver, DragScript& drags, const SimParams&
 
 int run_headless(const Options& options)
 {
-    // A file loads as the window loads it (prepare_body_from_file), here
-    // on this thread.
-    Result<TetMesh> prepared = Result<TetMesh>::failure("");
-    if (options.mesh_path.empty()) {
-        Result<TetMeshDesc> desc = make_preset_mesh(options.preset);
-        prepared = desc ? prepare_tet_mesh(desc.value()) : Result<TetMesh>::failure(desc.error());
-    } else {
-        prepared = prepare_body_from_file(options.mesh_path, options.mesh_resolution);
-    }
-    if (!prepared) {
-        std::cerr << "softbody: " << prepared.error() << "\n";
+    Result<std::shared_ptr<const World>> world = load_world(options);
+    if (!world) {
+        std::cerr << "softbody: " << world.error() << "\n";
         return 1;
     }
-    if (const std::string dropped = dropped_tets_warning(prepared.value()); !dropped.empty()) {
+    if (const std::string dropped = dropped_tets_warning(*world.value()->mesh); !dropped.empty()) {
         std::cerr << "softbody: " << dropped << "\n";
     }
-    auto mesh = std::make_shared<const TetMesh>(std::move(prepared).value());
+    const std::shared_ptr<const TetMesh> mesh = world.value()->mesh;
 
     std::string note;
-    const SimParams params = sanitized(params_from_options(options), &note);
+    const SimParams params =
+        sanitized(options.scene.empty() ? params_from_options(options)
+                                        : params_for_world(options, *world.value()),
+                  &note);
     if (!note.empty()) {
         std::cerr << "softbody: parameters clamped: " << note << "\n";
     }
@@ -112,7 +139,7 @@ int run_headless(const Options& options)
         cpu->set_threads(options.threads_or_default());
         solver = std::move(cpu);
     }
-    solver->load(mesh);
+    solver->load(world.value());
     DragScript drags(options.drags, options.grab_stiffness_n_per_m);
     if (Result<bool> valid = drags.validate(*mesh); !valid) {
         std::cerr << "softbody: " << valid.error() << "\n";
@@ -132,8 +159,9 @@ int run_headless(const Options& options)
             .count();
 
     RunReport report;
-    report.preset = options.mesh_path.empty() ? preset_info(options.preset).name
-                                              : options.mesh_path;
+    report.preset = !options.scene.empty()     ? options.scene
+                    : options.mesh_path.empty() ? preset_info(options.preset).name
+                                                : options.mesh_path;
     report.solver = solver->name();
     report.vertices = mesh->vertex_count();
     report.tets = mesh->tet_count();
@@ -144,6 +172,11 @@ int run_headless(const Options& options)
     solver->read_positions(positions);
     solver->read_velocities(velocities);
     report.stats = compute_stats(*mesh, positions, velocities);
+    report.bodies = compute_body_stats(*world.value(), positions);
+    report.max_penetration_m =
+        report.stats.nan_count > 0
+            ? NAN
+            : measure_penetration(*mesh, world.value()->vertex_body, positions).max_depth_m;
     report.mean_residual = solver->latest_mean_residual();
     report.diverged = diverged;
 

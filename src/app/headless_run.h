@@ -8,6 +8,7 @@
 
 #include <glm/glm.hpp>
 
+#include <memory>
 #include <vector>
 
 struct FramesRun {
@@ -20,6 +21,10 @@ struct FramesRun {
 // stops at the first check that finds one. `positions` holds the last read.
 FramesRun run_frames_checked(Solver& solver, DragScript& drags, const SimParams& params, int frames,
                      std::vector<glm::vec3>& positions);
+
+// What the options simulate: the scene's world, or the preset or mesh file
+// alone in one, prepared.
+Result<std::shared_ptr<const World>> load_world(const Options& options);
 
 // Exit code of a run whose positions became NaN or infinite.
 inline constexpr int kExitDiverged = 3;

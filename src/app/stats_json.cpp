@@ -53,6 +53,19 @@ std::string report_to_json(const RunReport& r)
     if (r.mean_residual) {
         json["mean_residual"] = shortest_decimal(*r.mean_residual);
     }
+    nlohmann::ordered_json bodies = nlohmann::ordered_json::array();
+    for (const BodyStats& b : r.bodies) {
+        nlohmann::ordered_json body;
+        body["vertices"] = b.vertices;
+        body["tets"] = b.tets;
+        body["centroid"] = {shortest_decimal(b.centroid_m.x), shortest_decimal(b.centroid_m.y),
+                            shortest_decimal(b.centroid_m.z)};
+        body["min_y"] = shortest_decimal(b.min_y_m);
+        body["inverted_tets"] = b.inverted_tets;
+        bodies.push_back(body);
+    }
+    json["bodies"] = bodies;
+    json["max_penetration_m"] = r.max_penetration_m;
     // A mesh path is whatever bytes the file system holds: replace what is
     // not UTF-8 rather than throw (dump's default) after the whole run.
     return json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";

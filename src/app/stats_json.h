@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 struct RunReport {
     std::string preset;
@@ -18,6 +19,10 @@ struct RunReport {
     SimStats stats;
     std::optional<float> mean_residual;  // the solver's convergence readout
     bool diverged = false;               // a position became NaN or infinite; `frames` ran
+    std::vector<BodyStats> bodies;       // one per body of the world
+    // The deepest any vertex lies inside another body or its own
+    // (core/penetration.h); NaN when the positions are not finite.
+    double max_penetration_m = 0.0;
 };
 
 std::string report_to_json(const RunReport& report);

@@ -81,3 +81,36 @@ glm::dvec3 linear_momentum(const TetMesh& mesh, const std::vector<glm::vec3>& ve
     }
     return p;
 }
+
+std::vector<BodyStats> compute_body_stats(const World& world,
+                                          const std::vector<glm::vec3>& positions)
+{
+    const TetMesh& mesh = *world.mesh;
+    std::vector<BodyStats> bodies(world.body_count());
+    for (size_t b = 0; b < bodies.size(); ++b) {
+        const WorldBody& body = world.bodies[b];
+        BodyStats& stats = bodies[b];
+        stats.vertices = body.vertex_count;
+        stats.tets = body.tet_count;
+        for (uint32_t t = body.first_tet; t < body.first_tet + body.tet_count; ++t) {
+            if (!(tet_volume(mesh, positions, t) > 0.0f)) {
+                ++stats.inverted_tets;
+            }
+        }
+        glm::dvec3 weighted(0.0);
+        double total = 0.0;
+        stats.min_y_m = INFINITY;
+        for (uint32_t v = body.first_vertex; v < body.first_vertex + body.vertex_count; ++v) {
+            weighted += glm::dvec3(positions[v]) * static_cast<double>(mesh.lumped_volumes_m3[v]);
+            total += mesh.lumped_volumes_m3[v];
+            stats.min_y_m = std::min(stats.min_y_m, positions[v].y);  // NaN stays out here...
+            if (!is_finite(positions[v])) {
+                stats.min_y_m = NAN;  // ...so it is put in
+                weighted = glm::dvec3(NAN);
+                break;
+            }
+        }
+        stats.centroid_m = glm::vec3(weighted / total);
+    }
+    return bodies;
+}

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/tet_mesh.h"
+#include "core/world.h"
 
 #include <glm/glm.hpp>
 
@@ -34,3 +35,15 @@ float tet_volume(const TetMesh& mesh, const std::vector<glm::vec3>& positions, s
 // Total linear momentum sum m_v v_v (kg m/s) of the free vertices.
 glm::dvec3 linear_momentum(const TetMesh& mesh, const std::vector<glm::vec3>& velocities,
                            float density_kg_m3);
+
+// One body of a world, for the stats' "bodies" list.
+struct BodyStats {
+    size_t vertices = 0;
+    size_t tets = 0;
+    glm::vec3 centroid_m{0.0f};  // volume-weighted; NaN where a vertex is not finite
+    float min_y_m = 0.0f;
+    size_t inverted_tets = 0;
+};
+
+std::vector<BodyStats> compute_body_stats(const World& world,
+                                          const std::vector<glm::vec3>& positions);
