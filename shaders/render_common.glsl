@@ -9,7 +9,6 @@ layout(std140, binding = 7) uniform RenderFrame {
     vec4 u_eye_position;            // xyz: camera, metres
     vec4 u_to_sun;                  // xyz: unit vector toward the sun
     vec4 u_sun_radiance;            // rgb
-    vec4 u_body_color;              // rgb: albedo
     vec4 u_body_sphere;             // xyz: centre, w: radius (m); the body seen as a sphere
     vec4 u_shadow_extent;           // xy: sun frustum size (m), z: its depth range (m), w: 1 / map texels
     vec4 u_output_encoding;         // x: 1 = the shader encodes sRGB, 0 = the framebuffer does

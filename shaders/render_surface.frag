@@ -14,6 +14,7 @@ const float kGroundContactHeightM = 0.3;  // below this, downward faces see less
 
 in vec3 v_world;
 in vec3 v_normal;
+in vec3 v_albedo;
 out vec4 out_color;
 
 void main()
@@ -35,7 +36,7 @@ void main()
     float n_dot_l = max(dot(n, l), 0.0);
     float visibility = sun_visibility(v_world, face_normal);
 
-    vec3 albedo = u_body_color.rgb;
+    vec3 albedo = v_albedo;
     float fresnel = kSpecularF0 + (1.0 - kSpecularF0) * pow(1.0 - max(dot(h, to_eye), 0.0), 5.0);
     float specular = (kShininess + 8.0) / 25.1327 * pow(max(dot(n, h), 0.0), kShininess) * fresnel;
     vec3 direct = u_sun_radiance.rgb * n_dot_l * visibility * (albedo + vec3(specular));

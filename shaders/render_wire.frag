@@ -5,9 +5,10 @@
 
 in vec3 v_world;
 in vec3 v_normal;
+in vec3 v_albedo;
 out vec4 out_color;
 
 void main()
 {
-    out_color = finish_color(apply_fog(u_body_color.rgb * 0.12, v_world));
+    out_color = finish_color(apply_fog(v_albedo * 0.12, v_world));
 }

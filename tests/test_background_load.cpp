@@ -14,10 +14,10 @@
 namespace {
 
 // Waits for the outcome as the window does, polling once per "frame".
-Result<TetMesh> wait_for_outcome(BackgroundLoad& load, int* frames = nullptr)
+Result<World> wait_for_outcome(BackgroundLoad& load, int* frames = nullptr)
 {
     for (;;) {
-        if (std::optional<Result<TetMesh>> finished = load.take_finished()) {
+        if (std::optional<Result<World>> finished = load.take_finished()) {
             return std::move(*finished);
         }
         if (frames) ++*frames;
@@ -32,7 +32,7 @@ TEST(BackgroundLoad, GivesTheSameMeshAsALoadOnThisThread)
     EXPECT_FALSE(load.running());
     ASSERT_TRUE(load.start(path, 10).ok());
     EXPECT_TRUE(load.running());
-    const Result<TetMesh> background = wait_for_outcome(load);
+    const Result<World> background = wait_for_outcome(load);
     EXPECT_FALSE(load.running());
     EXPECT_FALSE(load.take_finished().has_value()) << "the outcome is handed over once";
     ASSERT_TRUE(background.ok()) << background.error();
@@ -40,9 +40,11 @@ TEST(BackgroundLoad, GivesTheSameMeshAsALoadOnThisThread)
 
     const Result<TetMesh> here = prepare_body_from_file(path, 10);
     ASSERT_TRUE(here.ok()) << here.error();
-    EXPECT_EQ(background.value().tets, here.value().tets);
-    EXPECT_EQ(background.value().rest_positions, here.value().rest_positions);
-    EXPECT_EQ(background.value().name, path);
+    const TetMesh& loaded = *background.value().mesh;
+    EXPECT_EQ(background.value().body_count(), 1u);
+    EXPECT_EQ(loaded.tets, here.value().tets);
+    EXPECT_EQ(loaded.rest_positions, here.value().rest_positions);
+    EXPECT_EQ(loaded.name, path);
 }
 
 TEST(BackgroundLoad, RefusesASecondLoadAndCancelsTheFirst)
@@ -57,7 +59,7 @@ TEST(BackgroundLoad, RefusesASecondLoadAndCancelsTheFirst)
     EXPECT_EQ(load.path(), path);
 
     load.cancel();
-    const Result<TetMesh> outcome = wait_for_outcome(load);
+    const Result<World> outcome = wait_for_outcome(load);
     ASSERT_FALSE(outcome.ok());
     EXPECT_EQ(outcome.error(), "loading " + path + " cancelled");
 
@@ -71,7 +73,7 @@ TEST(BackgroundLoad, TheCallerKeepsGoingWhileItLoads)
     BackgroundLoad load;
     ASSERT_TRUE(load.start(asset_directory() + "/bunny.obj", 16).ok());
     int frames = 0;
-    const Result<TetMesh> outcome = wait_for_outcome(load, &frames);
+    const Result<World> outcome = wait_for_outcome(load, &frames);
     ASSERT_TRUE(outcome.ok()) << outcome.error();
     // A load of a few hundred milliseconds at least: many polls came back
     // while it ran, none blocked until the end.

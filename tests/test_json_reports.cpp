@@ -42,6 +42,15 @@ RunReport calm_cube_report()
     r.stats.max_speed_m_s = 0.02f;
     r.stats.centroid_speed_m_s = 0.01f;
     r.mean_residual = 8e-8f;
+    BodyStats one;
+    one.vertices = 300;
+    one.tets = 1200;
+    BodyStats two;
+    two.vertices = 43;
+    two.tets = 96;
+    two.min_y_m = 0.25f;
+    r.bodies = {one, two};
+    r.max_penetration_m = 0.002;
     return r;
 }
 
@@ -74,8 +83,15 @@ TEST(StatsJson, EveryKeyInItsOrderWithItsValue)
     const std::vector<std::string> keys{
         "preset", "solver", "vertices", "tets", "frames", "diverged", "method", "substeps",
         "iterations", "youngs_modulus_pa", "poisson_ratio", "ms_per_frame", "min_y", "max_y",
-        "centroid", "inverted_tets", "nan_count", "max_speed", "centroid_speed", "mean_residual"};
+        "centroid", "inverted_tets", "nan_count", "max_speed", "centroid_speed", "mean_residual",
+        "bodies", "max_penetration_m"};
     EXPECT_EQ(keys_in_order(json), keys);
+    ASSERT_EQ(json["bodies"].size(), 2u);
+    EXPECT_EQ(keys_in_order(json["bodies"][1]),
+              (std::vector<std::string>{"vertices", "tets", "centroid", "min_y", "inverted_tets"}));
+    EXPECT_EQ(json["bodies"][1]["tets"], 96);
+    EXPECT_EQ(json["bodies"][1]["min_y"].get<float>(), 0.25f);
+    EXPECT_EQ(json["max_penetration_m"], 0.002);
     EXPECT_EQ(json["preset"], "cube");
     EXPECT_EQ(json["vertices"], 343);
     EXPECT_EQ(json["frames"], 300);
@@ -140,7 +156,7 @@ TEST(BenchJson, OneRowPerLineEveryKeyInItsOrder)
     gpu.solver = "gpu";
     gpu.simd = "-";
     gpu.threads = 1;
-    gpu.passes = PassTimes{0.1, 3.0, 0.2, 0.0, 0.3, 0.05, 0.35, "GL timer queries"};
+    gpu.passes = PassTimes{0.1, 3.0, 0.2, 0.4, 0.6, 0.0, 0.3, 0.05, 0.35, "GL timer queries"};
     const std::string text = bench_json({cube_row(), gpu}, "test machine");
 
     EXPECT_EQ(text.rfind("[\n  {\"mesh\":\"cube\",", 0), 0u) << text;
@@ -158,14 +174,16 @@ TEST(BenchJson, OneRowPerLineEveryKeyInItsOrder)
     with_passes.push_back("passes_ms");
     EXPECT_EQ(keys_in_order(rows[1]), with_passes);
     EXPECT_EQ(keys_in_order(rows[1]["passes_ms"]),
-              (std::vector<std::string>{"predict", "solve", "apply", "grab", "velocity",
-                                        "normals", "other", "clock"}));
+              (std::vector<std::string>{"predict", "solve", "apply", "contact_find",
+                                        "contact_solve", "grab", "velocity", "normals", "other",
+                                        "clock"}));
 
     EXPECT_EQ(rows[0]["threads"], 2);
     EXPECT_EQ(rows[0]["ms_p90"], 4.5);
     EXPECT_EQ(rows[0]["tet_solves_per_s"], cube_row().tet_solves_per_s()) << "exactly, not rounded";
     EXPECT_EQ(rows[1]["machine"], "test machine");
     EXPECT_EQ(rows[1]["passes_ms"]["solve"], 3.0);
+    EXPECT_EQ(rows[1]["passes_ms"]["contact_solve"], 0.6);
     EXPECT_EQ(rows[1]["passes_ms"]["clock"], "GL timer queries");
 }
 

@@ -1,5 +1,6 @@
 #include "app/background_load.h"
 
+#include "app/scene_file.h"
 #include "core/presets.h"
 
 #ifdef __linux__
@@ -25,11 +26,22 @@ void lower_this_threads_priority()
 #endif
 }
 
-Result<TetMesh> load_in_background(const std::string& path, int resolution,
-                                   LoadProgress* progress)
+Result<World> load_in_background(const std::string& path, int resolution,
+                                 LoadProgress* progress)
 {
     lower_this_threads_priority();
-    return prepare_body_from_file(path, resolution, progress);
+    if (names_scene_file(path)) {
+        Result<WorldDesc> scene = read_scene_file(path, resolution, progress);
+        if (!scene) {
+            return Result<World>::failure(scene.error());
+        }
+        return assemble_world(scene.value(), progress);
+    }
+    Result<TetMesh> mesh = prepare_body_from_file(path, resolution, progress);
+    if (!mesh) {
+        return Result<World>::failure(mesh.error());
+    }
+    return *single_body_world(std::make_shared<const TetMesh>(std::move(mesh).value()));
 }
 
 }  // namespace
@@ -66,7 +78,7 @@ void BackgroundLoad::cancel()
     }
 }
 
-std::optional<Result<TetMesh>> BackgroundLoad::take_finished()
+std::optional<Result<World>> BackgroundLoad::take_finished()
 {
     if (!result_.valid() ||
         result_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
@@ -76,7 +88,7 @@ std::optional<Result<TetMesh>> BackgroundLoad::take_finished()
     return result_.get();
 }
 
-std::optional<Result<TetMesh>> BackgroundLoad::cancel_and_wait()
+std::optional<Result<World>> BackgroundLoad::cancel_and_wait()
 {
     if (!result_.valid()) {
         return std::nullopt;

@@ -1,8 +1,9 @@
-// One mesh file loading on a thread of its own, so that the window keeps
-// simulating and drawing meanwhile. The thread does everything that needs no
-// GL (prepare_body_from_file: read, tetrahedralize, place, prepare); the
-// window thread, which owns the GL context, takes the prepared mesh and
-// makes the solver and buffers (Scene::install_body).
+// One mesh or scene file loading on a thread of its own, so that the window
+// keeps simulating and drawing meanwhile. The thread does everything that
+// needs no GL (a mesh: prepare_body_from_file, read, tetrahedralize, place,
+// prepare, as a world of one body; a scene file: read_scene_file and
+// assemble_world); the window thread, which owns the GL context, takes the
+// prepared world and makes the solver and buffers (Scene::install_world).
 //
 // One load at a time: a request while one runs is refused with a message
 // that says how to stop it, rather than silently dropping minutes of work.
@@ -10,7 +11,7 @@
 
 #include "core/load_progress.h"
 #include "core/result.h"
-#include "core/tet_mesh.h"
+#include "core/world.h"
 
 #include <chrono>
 #include <future>
@@ -27,7 +28,8 @@ public:
     // nothing of the caller's, but it must end before the program does.
     ~BackgroundLoad();
 
-    // Starts loading `path` (an OBJ is tetrahedralized at `resolution`).
+    // Starts loading `path`: a scene file (.json) or a mesh file (an OBJ is
+    // tetrahedralized at `resolution`).
     // Fails, saying why, while another load runs.
     Result<bool> start(const std::string& path, int resolution);
 
@@ -37,10 +39,10 @@ public:
 
     // The outcome, once, when the load has ended; nullopt while it runs or
     // when none was started.
-    std::optional<Result<TetMesh>> take_finished();
+    std::optional<Result<World>> take_finished();
     // Cancels a running load and waits for it to end; its outcome, or
     // nullopt when none was running.
-    std::optional<Result<TetMesh>> cancel_and_wait();
+    std::optional<Result<World>> cancel_and_wait();
 
     bool running() const { return result_.valid(); }
     const std::string& path() const { return path_; }
@@ -55,7 +57,7 @@ private:
     // A fresh one per load: the previous thread may still hold the old one
     // until its future is taken.
     std::unique_ptr<LoadProgress> progress_;
-    std::future<Result<TetMesh>> result_;
+    std::future<Result<World>> result_;
     std::chrono::steady_clock::time_point started_;
     std::optional<double> took_s_;
 };

@@ -24,10 +24,11 @@ std::string format(const char* pattern, auto... values)
 std::string pass_columns(const std::optional<PassTimes>& p)
 {
     if (!p) {
-        return format("%8s %8s %8s %8s %8s", "-", "-", "-", "-", "-");
+        return format("%8s %8s %8s %8s %8s %8s %8s", "-", "-", "-", "-", "-", "-", "-");
     }
-    return format("%8.2f %8.2f %8.2f %8.2f %8.2f", p->predict_ms, p->solve_ms,
-                  p->apply_ms + p->grab_ms, p->velocity_ms, p->normals_ms + p->other_ms);
+    return format("%8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f", p->predict_ms, p->solve_ms,
+                  p->apply_ms + p->grab_ms, p->contact_find_ms, p->contact_solve_ms,
+                  p->velocity_ms, p->normals_ms + p->other_ms);
 }
 
 // ordered_json keeps the keys in the order written here.
@@ -52,10 +53,16 @@ nlohmann::ordered_json row_json(const BenchRow& r, const std::string& machine)
     row["machine"] = machine;
     if (r.passes) {
         const PassTimes& p = *r.passes;
-        row["passes_ms"] = {{"predict", p.predict_ms},   {"solve", p.solve_ms},
-                            {"apply", p.apply_ms},       {"grab", p.grab_ms},
-                            {"velocity", p.velocity_ms}, {"normals", p.normals_ms},
-                            {"other", p.other_ms},       {"clock", p.clock}};
+        row["passes_ms"] = {{"predict", p.predict_ms},
+                            {"solve", p.solve_ms},
+                            {"apply", p.apply_ms},
+                            {"contact_find", p.contact_find_ms},
+                            {"contact_solve", p.contact_solve_ms},
+                            {"grab", p.grab_ms},
+                            {"velocity", p.velocity_ms},
+                            {"normals", p.normals_ms},
+                            {"other", p.other_ms},
+                            {"clock", p.clock}};
     }
     return row;
 }
@@ -65,10 +72,11 @@ nlohmann::ordered_json row_json(const BenchRow& r, const std::string& machine)
 std::string bench_table(const std::vector<BenchRow>& rows)
 {
     std::string text =
-        format("%-13s %-6s %-12s %-6s %3s %7s %7s %6s %9s %17s %9s | %8s %8s %8s %8s %8s  %s\n",
+        format("%-13s %-6s %-12s %-6s %3s %7s %7s %6s %9s %17s %9s | %8s %8s %8s %8s %8s %8s "
+               "%8s  %s\n",
                "mesh", "solver", "method", "simd", "thr", "verts", "tets", "frames", "ms/frame",
-               "p10..p90 ms", "M solve/s", "predict", "solve", "apply", "velocity", "normals",
-               "frame clock");
+               "p10..p90 ms", "M solve/s", "predict", "solve", "apply", "c.find", "c.solve",
+               "velocity", "normals", "frame clock");
     for (const BenchRow& r : rows) {
         text += format("%-13s %-6s %-12s %-6s %3d %7zu %7zu %6d %9.2f %8.2f..%-8.2f %9.2f | ",
                        r.mesh.c_str(), r.solver.c_str(), r.method.c_str(), r.simd.c_str(),
@@ -86,7 +94,8 @@ std::string bench_table(const std::vector<BenchRow>& rows)
             first = false;
         }
     }
-    text += "); apply includes the grab, normals the rest of the frame.\n";
+    text += "); apply includes the grab, normals the rest of the frame; c.find and c.solve "
+            "are the body contacts' search (per substep) and steps (per iteration).\n";
     return text;
 }
 

@@ -3,6 +3,7 @@
 #include "app/orbit_camera.h"
 #include "core/cpu_solver.h"
 #include "gpu/body_buffers.h"
+#include "gpu/body_colors.h"
 #include "gpu/gpu_solver.h"
 #include "gpu/offscreen_target.h"
 #include "gpu/png_writer.h"
@@ -48,6 +49,11 @@ Result<bool> render_offscreen_screenshot(const std::string& path, glm::ivec2 siz
         body.triangle_buffer = uploaded->triangle_buffer();
     }
 
+    const World& world = solver.world();
+    const GlBuffer albedos = make_body_albedo_buffer(world, std::nullopt);
+    body.albedo_buffer = albedos.get();
+    renderer.value()->set_obstacles(world.obstacles);
+    // Framed on the bodies: a scene's obstacles may stand far from them.
     OrbitCamera camera;
     camera.frame(body.bounds_min, body.bounds_max);
     target.value()->bind();

@@ -1,6 +1,7 @@
 #include "app/panel.h"
 
 #include "app/log.h"
+#include "core/scenes.h"
 
 #include <imgui.h>
 
@@ -39,20 +40,60 @@ void slider(const char* label, float& value, const Range<float>& range, const ch
                        flags | ImGuiSliderFlags_AlwaysClamp);
 }
 
-void material_section(PanelState& s)
+// Which body the material sliders edit: all, or the selected one.
+void body_choice(PanelState& s, const Scene& scene)
+{
+    const World& world = scene.world();
+    if (s.selected_body && *s.selected_body >= world.body_count()) {
+        s.selected_body.reset();
+    }
+    const auto label = [&](size_t b) {
+        return std::to_string(b + 1) + ": " + world.bodies[b].name;
+    };
+    const std::string current = s.selected_body ? label(*s.selected_body) : "all bodies";
+    if (ImGui::BeginCombo("Edit", current.c_str())) {
+        if (ImGui::Selectable("all bodies", !s.selected_body)) s.selected_body.reset();
+        for (size_t b = 0; b < world.body_count(); ++b) {
+            if (ImGui::Selectable(label(b).c_str(), s.selected_body == b)) s.selected_body = b;
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::TextDisabled("Grab a body to select it.");
+}
+
+void material_section(PanelState& s, const Scene& scene)
 {
     SimParams& p = s.params;
-    slider("Young's modulus", p.youngs_modulus_pa, L::youngs_pa, "%.3g Pa", kDecades);
-    slider("Poisson ratio", p.poisson_ratio, L::poisson, "%.3f");
-    slider("Density", p.density_kg_m3, L::density_kg_m3, "%.0f kg/m^3", kDecades);
-    for (const MaterialPreset& m : kMaterials) {
-        if (ImGui::Button(m.name)) {
-            p.youngs_modulus_pa = m.youngs_modulus_pa;
-            p.poisson_ratio = m.poisson_ratio;
+    const size_t bodies = scene.loaded() ? scene.world().body_count() : 1;
+    if (bodies > 1) {
+        body_choice(s, scene);
+    }
+    BodyMaterial m = s.selected_body ? p.body_material(*s.selected_body) : p.material();
+    const BodyMaterial before = m;
+    slider("Young's modulus", m.youngs_modulus_pa, L::youngs_pa, "%.3g Pa", kDecades);
+    slider("Poisson ratio", m.poisson_ratio, L::poisson, "%.3f");
+    slider("Density", m.density_kg_m3, L::density_kg_m3, "%.0f kg/m^3", kDecades);
+    for (const MaterialPreset& preset : kMaterials) {
+        if (ImGui::Button(preset.name)) {
+            m.youngs_modulus_pa = preset.youngs_modulus_pa;
+            m.poisson_ratio = preset.poisson_ratio;
         }
         ImGui::SameLine();
     }
     ImGui::NewLine();
+    if (m == before) {
+        return;
+    }
+    if (s.selected_body) {
+        // The others keep what they have.
+        p.body_materials.resize(bodies, p.material());
+        p.body_materials[*s.selected_body] = m;
+    } else {
+        p.youngs_modulus_pa = m.youngs_modulus_pa;
+        p.poisson_ratio = m.poisson_ratio;
+        p.density_kg_m3 = m.density_kg_m3;
+        for (BodyMaterial& each : p.body_materials) each = m;
+    }
 }
 
 void solver_section(PanelState& s, const Scene& scene)
@@ -117,8 +158,8 @@ void loading_progress(const PanelState::LoadingView& load, PanelState& s)
 
 void mesh_file_section(PanelState& s)
 {
-    ImGui::TextWrapped(".obj (tetrahedralized), .node/.ele (TetGen) or .tet; or drop a file "
-                       "onto the window.");
+    ImGui::TextWrapped(".obj (tetrahedralized), .node/.ele (TetGen), .tet, or a scene .json; "
+                       "or drop a file onto the window.");
     const bool entered = ImGui::InputText("Path", s.mesh_path, sizeof s.mesh_path,
                                           ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SliderInt("OBJ resolution", &s.mesh_resolution, ParamLimits::mesh_resolution.min,
@@ -160,8 +201,9 @@ void stats_section(PanelState& s, const Scene& scene)
         }
     }
     const TetMesh& mesh = scene.mesh();
-    ImGui::Text("%zu vertices, %zu tets, %zu surface triangles", mesh.vertex_count(),
-                mesh.tet_count(), mesh.surface_triangles.size());
+    ImGui::Text("%zu bodies, %zu vertices, %zu tets, %zu surface triangles",
+                scene.world().body_count(), mesh.vertex_count(), mesh.tet_count(),
+                mesh.surface_triangles.size());
     ImGui::TextWrapped("OpenGL %s", s.gl_description.c_str());
 }
 
@@ -187,10 +229,18 @@ void draw_panel(PanelState& s, const Scene& scene)
         ImGui::SameLine();
     }
     ImGui::NewLine();
+    const std::optional<std::string>& running = scene.builtin_scene();
+    if (ImGui::BeginCombo("Scene", running ? running->c_str() : "(pick a scene)")) {
+        for (const SceneInfo& info : builtin_scenes()) {
+            if (ImGui::Selectable(info.name, running == info.name)) s.scene_requested = info.name;
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.description);
+        }
+        ImGui::EndCombo();
+    }
     if (!scene.loaded()) {
         ImGui::TextDisabled("No body yet: the first one is loading.");
-    } else if (!scene.preset()) {
-        ImGui::TextWrapped("Body: %s", scene.body_name().c_str());
+    } else if (!scene.preset() && !running) {
+        ImGui::TextWrapped("Running: %s", scene.body_name().c_str());
     }
     if (ImGui::Button("Reset (R)")) s.reset_requested = true;
     ImGui::SameLine();
@@ -198,12 +248,16 @@ void draw_panel(PanelState& s, const Scene& scene)
     ImGui::SameLine();
     if (ImGui::Button("Step (N)")) s.step_requested = true;
     ImGui::Checkbox("Wireframe (W)", &s.wireframe);
+    ImGui::SameLine();
+    ImGui::Checkbox("Body contact (C)", &s.params.body_contact);
 
     // Opened when a load starts or fails: the progress and the error are
     // shown there, by the Load button.
     if (std::exchange(s.show_mesh_file_section, false)) ImGui::SetNextItemOpen(true);
     if (ImGui::CollapsingHeader("Mesh file")) mesh_file_section(s);
-    if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) material_section(s);
+    if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) {
+        material_section(s, scene);
+    }
     if (scene.loaded()) {
         if (ImGui::CollapsingHeader("Solver", ImGuiTreeNodeFlags_DefaultOpen)) {
             solver_section(s, scene);
@@ -222,7 +276,7 @@ void draw_panel(PanelState& s, const Scene& scene)
     }
     ImGui::TextDisabled("Left drag grabs (wheel: nearer/farther), right drag\n"
                         "orbits, middle drag pans, wheel zooms.\n"
-                        "1-4 presets, F12 screenshot, Esc quit.");
+                        "1-4 presets, C body contact, F12 screenshot, Esc quit.");
     ImGui::PopItemWidth();
     ImGui::End();
 }

@@ -13,6 +13,9 @@
 struct PanelState {
     // Edited live.
     SimParams params;
+    // The body whose material the sliders edit (selected by grabbing it),
+    // or none: all bodies together.
+    std::optional<size_t> selected_body;
     bool paused = false;
     bool wireframe = false;
     float grab_stiffness_n_per_m = kDefaultGrabStiffness;
@@ -23,6 +26,7 @@ struct PanelState {
     bool reload_shaders_requested = false;
     bool screenshot_requested = false;
     std::optional<PresetId> preset_requested;
+    std::optional<std::string> scene_requested;  // a built-in scene by name
     std::optional<std::string> file_requested;  // from the path field or a dropped file
     bool cancel_load_requested = false;
 

@@ -1,6 +1,8 @@
 #include "app/scene.h"
 
 #include "core/cpu_solver.h"
+#include "core/scenes.h"
+#include "gpu/body_colors.h"
 #include "gpu/gpu_solver.h"
 
 #include <algorithm>
@@ -44,23 +46,42 @@ Result<std::string> Scene::load_file(const std::string& path, int resolution)
     return install_body(prepare_body_from_file(path, resolution), std::nullopt);
 }
 
+Result<std::string> Scene::load_builtin_scene(const std::string& name)
+{
+    Result<WorldDesc> desc = make_builtin_scene(name);
+    if (!desc) {
+        return Result<std::string>::failure(desc.error());
+    }
+    return install_world(assemble_world(desc.value()), std::nullopt, name);
+}
+
 Result<std::string> Scene::install_body(Result<TetMesh> prepared, std::optional<PresetId> preset)
 {
     if (!prepared) {
         return Result<std::string>::failure(prepared.error());
     }
+    return install_world(
+        *single_body_world(std::make_shared<const TetMesh>(std::move(prepared).value())), preset);
+}
+
+Result<std::string> Scene::install_world(Result<World> prepared, std::optional<PresetId> preset,
+                                         std::optional<std::string> scene)
+{
+    if (!prepared) {
+        return Result<std::string>::failure(prepared.error());
+    }
+    const TetMesh& mesh = *prepared.value().mesh;
     if (kind_ == SolverKind::gpu) {
-        const size_t largest = std::max(prepared.value().tet_count(),
-                                        prepared.value().vertex_count());
+        const size_t largest = std::max(mesh.tet_count(), mesh.vertex_count());
         if (largest > GpuSolver::max_items_per_dispatch()) {
             return Result<std::string>::failure(
-                "mesh '" + prepared.value().name + "' is too large for this GPU (" +
+                "mesh '" + mesh.name + "' is too large for this GPU (" +
                 std::to_string(largest) + " elements in one dispatch, at most " +
                 std::to_string(GpuSolver::max_items_per_dispatch()) +
                 "): lower the resolution or use the CPU solver");
         }
     }
-    std::string note = dropped_tets_warning(prepared.value());
+    std::string note = dropped_tets_warning(mesh);
     Result<std::unique_ptr<Solver>> solver = make_solver(kind_);
     if (!solver && kind_ == SolverKind::gpu) {
         // Keep the program useful: fall back to the CPU solver.
@@ -72,10 +93,13 @@ Result<std::string> Scene::install_body(Result<TetMesh> prepared, std::optional<
     if (!solver) {
         return Result<std::string>::failure(solver.error());
     }
-    mesh_ = std::make_shared<const TetMesh>(std::move(prepared).value());
+    world_ = std::make_shared<const World>(std::move(prepared).value());
     preset_ = preset;
+    builtin_scene_ = std::move(scene);
+    highlighted_body_.reset();
     solver_ = std::move(solver).value();
     reset();
+    upload_body_colors();
     return note;
 }
 
@@ -84,11 +108,11 @@ void Scene::reset()
     if (!loaded()) {
         return;
     }
-    solver_->load(mesh_);
-    cpu_buffers_ = kind_ == SolverKind::cpu ? std::make_unique<BodyBuffers>(*mesh_) : nullptr;
+    solver_->load(world_);
+    cpu_buffers_ = kind_ == SolverKind::cpu ? std::make_unique<BodyBuffers>(mesh()) : nullptr;
     initial_min_ = glm::vec3(INFINITY);
     initial_max_ = glm::vec3(-INFINITY);
-    for (const glm::vec3& p : mesh_->rest_positions) {
+    for (const glm::vec3& p : mesh().rest_positions) {
         initial_min_ = glm::min(initial_min_, p);
         initial_max_ = glm::max(initial_max_, p);
     }
@@ -112,10 +136,10 @@ Result<bool> Scene::set_solver(SolverKind kind)
     solver_->read_positions(positions);
     solver_->read_velocities(velocities);
     solver_ = std::move(next).value();
-    solver_->load(mesh_);
+    solver_->load(world_);
     solver_->set_state(positions, velocities);
     kind_ = kind;
-    cpu_buffers_ = kind_ == SolverKind::cpu ? std::make_unique<BodyBuffers>(*mesh_) : nullptr;
+    cpu_buffers_ = kind_ == SolverKind::cpu ? std::make_unique<BodyBuffers>(mesh()) : nullptr;
     return true;
 }
 
@@ -139,7 +163,8 @@ BodyDrawData Scene::draw_data()
     if (!loaded()) {
         return data;
     }
-    data.index_count = static_cast<GLsizei>(mesh_->surface_triangles.size() * 3);
+    data.index_count = static_cast<GLsizei>(mesh().surface_triangles.size() * 3);
+    data.albedo_buffer = body_colors_.get();
     // The shadow map is fitted to the region the body started in, padded by
     // the distance it may travel: the body's bounds are not read back.
     const glm::vec3 pad(3.0f, 0.5f, 3.0f);
@@ -157,4 +182,17 @@ BodyDrawData Scene::draw_data()
     data.normal_buffer = cpu_buffers_->normal_buffer();
     data.triangle_buffer = cpu_buffers_->triangle_buffer();
     return data;
+}
+
+void Scene::set_highlighted_body(std::optional<size_t> body)
+{
+    if (body != highlighted_body_) {
+        highlighted_body_ = body;
+        upload_body_colors();
+    }
+}
+
+void Scene::upload_body_colors()
+{
+    body_colors_ = world_ ? make_body_albedo_buffer(*world_, highlighted_body_) : GlBuffer();
 }

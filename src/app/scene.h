@@ -1,6 +1,7 @@
-// What is being simulated: the current body (preset), its prepared mesh and
-// the solver running it, GPU or CPU. The window, the panel and the keys act
-// on the scene; it never crashes on a failure, it reports and keeps going.
+// What is being simulated: the current world (a preset alone, a loaded mesh
+// alone, or a scene of many bodies and obstacles) and the solver running it,
+// GPU or CPU. The window, the panel and the keys act on the scene; it never
+// crashes on a failure, it reports and keeps going.
 #pragma once
 
 #include "core/worker_team.h"
@@ -29,11 +30,17 @@ public:
     // The same for a mesh file (.obj tetrahedralized at `resolution`,
     // .node/.ele, .tet), placed like the presets, loaded on this thread.
     Result<std::string> load_file(const std::string& path, int resolution);
+    // A built-in scene by name (scenes.h), on this thread.
+    Result<std::string> load_builtin_scene(const std::string& name);
     // The part of a load that needs the GL context: makes the solver and
     // buffers for a mesh prepared elsewhere (prepare_body_from_file, maybe
     // on another thread) and swaps the body in. On failure, `prepared`'s
     // included, the current body keeps running.
     Result<std::string> install_body(Result<TetMesh> prepared, std::optional<PresetId> preset);
+    // The same for a whole world (a scene file loaded elsewhere, or a
+    // built-in scene); `scene` names the built-in scene it is, if one.
+    Result<std::string> install_world(Result<World> prepared, std::optional<PresetId> preset,
+                                      std::optional<std::string> scene = std::nullopt);
     // Restarts the body from its placed pose; nothing without a body.
     void reset();
 
@@ -58,11 +65,17 @@ public:
     // Whether there is a body. Until the first load ends there is none, and
     // only loaded(), draw_data(), set_solver() and the loads may be called.
     bool loaded() const { return solver_ != nullptr; }
-    // The preset running, or nullopt for a body loaded from a file.
+    // The preset running alone, or nullopt for a file or a scene.
     std::optional<PresetId> preset() const { return preset_; }
-    const std::string& body_name() const { return mesh_->name; }
+    // The built-in scene running, if one.
+    const std::optional<std::string>& builtin_scene() const { return builtin_scene_; }
+    const std::string& body_name() const { return world_->name; }
     SolverKind solver_kind() const { return kind_; }
-    const TetMesh& mesh() const { return *mesh_; }
+    const TetMesh& mesh() const { return *world_->mesh; }
+    const World& world() const { return *world_; }
+
+    // Which body is drawn highlighted (the selected one), or none.
+    void set_highlighted_body(std::optional<size_t> body);
     bool compute_available() const { return compute_available_; }
 
     // Threads of the CPU solver, from the next time one is made (--threads).
@@ -73,13 +86,19 @@ public:
 
 private:
     Result<std::unique_ptr<Solver>> make_solver(SolverKind kind);
+    // Each body its own colour (one body keeps the renderer's), brighter
+    // when highlighted.
+    void upload_body_colors();
 
     ShaderLibrary shaders_;
     bool compute_available_;
     int cpu_threads_ = default_thread_count();
     std::optional<PresetId> preset_;
+    std::optional<std::string> builtin_scene_;
     SolverKind kind_ = SolverKind::cpu;
-    std::shared_ptr<const TetMesh> mesh_;
+    std::shared_ptr<const World> world_;
+    GlBuffer body_colors_;  // vec4 per vertex; none for a single body
+    std::optional<size_t> highlighted_body_;
     std::unique_ptr<Solver> solver_;
     std::unique_ptr<BodyBuffers> cpu_buffers_;  // only while the CPU solver runs
     glm::vec3 initial_min_{0.0f};

@@ -6,6 +6,8 @@
 #include "app/orbit_camera.h"
 #include "app/panel.h"
 #include "app/scene.h"
+#include "app/scene_file.h"
+#include "core/body_materials.h"
 #include "app/screenshot.h"
 #include "app/window_loads.h"
 #include "gpu/gl_loader.h"
@@ -92,6 +94,7 @@ void handle_key(int key, PanelState& panel, GLFWwindow* window)
     case GLFW_KEY_SPACE: panel.paused = !panel.paused; break;
     case GLFW_KEY_N: panel.step_requested = true; break;
     case GLFW_KEY_W: panel.wireframe = !panel.wireframe; break;
+    case GLFW_KEY_C: panel.params.body_contact = !panel.params.body_contact; break;
     case GLFW_KEY_F5: panel.reload_shaders_requested = true; break;
     case GLFW_KEY_F12: panel.screenshot_requested = true; break;
     case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(window, GLFW_TRUE); break;
@@ -133,10 +136,12 @@ private:
     bool dragging_ = false;
 };
 
-// Shows the outcome of loading a body and frames it; on failure the running
-// body is untouched and the panel and log say why.
+// Shows the outcome of loading a body or a scene and frames it; on failure
+// the running world is untouched and the panel and log say why. A new world
+// starts with the default gravity and ground unless it sets its own, and
+// with its bodies' own materials.
 void after_load(const Result<std::string>& loaded, Scene& scene, PanelState& panel,
-                OrbitCamera& camera, float youngs_pa)
+                OrbitCamera& camera, Renderer* renderer, float youngs_pa)
 {
     if (!loaded) {
         spdlog::error("{}", loaded.error());
@@ -148,22 +153,43 @@ void after_load(const Result<std::string>& loaded, Scene& scene, PanelState& pan
         spdlog::warn("{}", loaded.value());
     }
     panel.params.youngs_modulus_pa = youngs_pa;
+    panel.params.gravity_m_s2 = SimParams().gravity_m_s2;
+    panel.params.ground_enabled = true;
+    apply_world_settings(scene.world(), panel.params);
+    panel.selected_body.reset();
+    if (renderer) {
+        renderer->set_obstacles(scene.world().obstacles);
+    }
     camera.frame(scene.initial_min(), scene.initial_max());
-    spdlog::info("{}: {} vertices, {} tets", scene.body_name(), scene.mesh().vertex_count(),
-                 scene.mesh().tet_count());
+    spdlog::info("{}: {} vertices, {} tets{}", scene.body_name(), scene.mesh().vertex_count(),
+                 scene.mesh().tet_count(),
+                 scene.world().body_count() == 1 && scene.world().obstacles.empty()
+                     ? ""
+                     : fmt::format(", {} bodies, {} obstacles", scene.world().body_count(),
+                                   scene.world().obstacles.size()));
 }
 
-void apply_preset(Scene& scene, PresetId id, PanelState& panel, OrbitCamera& camera)
+void apply_preset(Scene& scene, PresetId id, PanelState& panel, OrbitCamera& camera,
+                  Renderer* renderer)
 {
-    after_load(scene.load_preset(id), scene, panel, camera, preset_info(id).suggested_youngs_pa);
+    after_load(scene.load_preset(id), scene, panel, camera, renderer,
+               preset_info(id).suggested_youngs_pa);
+}
+
+void apply_builtin_scene(Scene& scene, const std::string& name, PanelState& panel,
+                         OrbitCamera& camera, Renderer* renderer)
+{
+    after_load(scene.load_builtin_scene(name), scene, panel, camera, renderer,
+               panel.params.youngs_modulus_pa);
 }
 
 // Swaps in a body loaded in the background (on this thread: the solver and
 // buffers need the GL context). Until the first body is there, a file that
 // fails is replaced by the preset of the command line, as the program has
 // always started; returns false when even that fails.
-bool install_loaded_file(Result<TetMesh> loaded, Scene& scene, PanelState& panel,
-                         OrbitCamera& camera, MouseGrab& mouse_grab, const Options& options)
+bool install_loaded_file(Result<World> loaded, Scene& scene, PanelState& panel,
+                         OrbitCamera& camera, Renderer* renderer, MouseGrab& mouse_grab,
+                         const Options& options)
 {
     const bool first_body = !scene.loaded();
     if (loaded) {
@@ -173,9 +199,9 @@ bool install_loaded_file(Result<TetMesh> loaded, Scene& scene, PanelState& panel
         // The first body keeps the material of the command line.
         const float youngs_pa =
             first_body ? panel.params.youngs_modulus_pa : kLoadedBodyYoungsPa;
-        Result<std::string> installed = scene.install_body(std::move(loaded), std::nullopt);
+        Result<std::string> installed = scene.install_world(std::move(loaded), std::nullopt);
         if (installed) {
-            after_load(installed, scene, panel, camera, youngs_pa);
+            after_load(installed, scene, panel, camera, renderer, youngs_pa);
             return true;
         }
         // The mesh was fine; its solver was not (too large for the GPU).
@@ -188,7 +214,7 @@ bool install_loaded_file(Result<TetMesh> loaded, Scene& scene, PanelState& panel
         return true;  // the running body is untouched
     }
     spdlog::info("starting on the {} preset instead", preset_info(options.preset).name);
-    apply_preset(scene, options.preset, panel, camera);
+    apply_preset(scene, options.preset, panel, camera, renderer);
     if (options.youngs_modulus_pa) {
         panel.params.youngs_modulus_pa = *options.youngs_modulus_pa;
     }
@@ -265,19 +291,35 @@ int run_window_app(const Options& options)
         OrbitCamera camera;
         std::snprintf(panel.mesh_path, sizeof panel.mesh_path, "%s", options.mesh_path.c_str());
         panel.mesh_resolution = options.mesh_resolution;
+        Result<std::unique_ptr<Renderer>> created = Renderer::create(shaders);
+        std::unique_ptr<Renderer> renderer;
+        if (created) {
+            renderer = std::move(created).value();
+        } else {
+            spdlog::error("{}", created.error());
+            panel.solver_note = created.error();
+        }
         WindowLoads loads;
-        if (options.mesh_path.empty()) {
-            apply_preset(scene, options.preset, panel, camera);
+        if (!options.mesh_path.empty() || names_scene_file(options.scene)) {
+            // In the background like any other file: the window opens at
+            // once and draws the empty stage until this first world is there.
+            loads.request(options.mesh_path.empty() ? options.scene : options.mesh_path,
+                          options.mesh_resolution, panel);
+        } else {
+            if (options.scene.empty()) {
+                apply_preset(scene, options.preset, panel, camera, renderer.get());
+            } else {
+                apply_builtin_scene(scene, options.scene, panel, camera, renderer.get());
+            }
             if (!scene.loaded()) {
                 exit_code = 1;
             }
             if (options.youngs_modulus_pa) {
                 panel.params.youngs_modulus_pa = *options.youngs_modulus_pa;
+                for (BodyMaterial& m : panel.params.body_materials) {
+                    m.youngs_modulus_pa = *options.youngs_modulus_pa;
+                }
             }
-        } else {
-            // In the background like any other file: the window opens at
-            // once and draws the empty stage until this first body is there.
-            loads.request(options.mesh_path, options.mesh_resolution, panel);
         }
         if (exit_code == 0 && options.solver_or_default() == "cpu") {
             scene.set_solver(SolverKind::cpu);  // without a body yet, the first one starts on it
@@ -303,14 +345,6 @@ int run_window_app(const Options& options)
             exit_code = 2;
         }
 
-        Result<std::unique_ptr<Renderer>> created = Renderer::create(shaders);
-        std::unique_ptr<Renderer> renderer;
-        if (created) {
-            renderer = std::move(created).value();
-        } else {
-            spdlog::error("{}", created.error());
-            panel.solver_note = created.error();
-        }
 
         GpuTimer gpu_timer;
         bool timer_works = false;
@@ -350,7 +384,13 @@ int run_window_app(const Options& options)
             if (left_down && !left_was_down && !ImGui::GetIO().WantCaptureMouse && scene.loaded() &&
                 mouse_grab.begin(scene, ray, view, panel.grab_stiffness_n_per_m)) {
                 const glm::vec3 at = mouse_grab.grab().target_m;
-                spdlog::info("grabbed the body at ({:.3f}, {:.3f}, {:.3f}) m", at.x, at.y, at.z);
+                // Grabbing a body selects it: the material sliders edit it.
+                const size_t body = scene.world().vertex_body[mouse_grab.grab().vertices.x];
+                if (scene.world().body_count() > 1) {
+                    panel.selected_body = body;
+                }
+                spdlog::info("grabbed the body {} ({}) at ({:.3f}, {:.3f}, {:.3f}) m", body + 1,
+                             scene.world().bodies[body].name, at.x, at.y, at.z);
                 if (panel.paused) {
                     // Like the best demos: grabbing a paused body starts it.
                     panel.paused = false;
@@ -372,7 +412,13 @@ int run_window_app(const Options& options)
             if (panel.preset_requested) {
                 mouse_grab.end(scene);
                 apply_preset(scene, *std::exchange(panel.preset_requested, std::nullopt), panel,
-                             camera);
+                             camera, renderer.get());
+                clock.clear();
+            }
+            if (panel.scene_requested) {
+                mouse_grab.end(scene);
+                apply_builtin_scene(scene, *std::exchange(panel.scene_requested, std::nullopt),
+                                    panel, camera, renderer.get());
                 clock.clear();
             }
             for (; !events.dropped_files.empty(); events.dropped_files.pop_front()) {
@@ -387,10 +433,10 @@ int run_window_app(const Options& options)
             if (std::exchange(panel.cancel_load_requested, false)) {
                 loads.cancel();
             }
-            if (std::optional<Result<TetMesh>> finished = loads.poll(panel)) {
+            if (std::optional<Result<World>> finished = loads.poll(panel)) {
                 const bool first_body = !scene.loaded();
-                if (!install_loaded_file(std::move(*finished), scene, panel, camera, mouse_grab,
-                                         options)) {
+                if (!install_loaded_file(std::move(*finished), scene, panel, camera,
+                                         renderer.get(), mouse_grab, options)) {
                     exit_code = 1;
                     break;
                 }
@@ -477,6 +523,9 @@ int run_window_app(const Options& options)
 
             glBindFramebuffer(GL_FRAMEBUFFER, 0);
             glViewport(0, 0, framebuffer.x, framebuffer.y);
+            if (scene.loaded()) {
+                scene.set_highlighted_body(panel.selected_body);
+            }
             if (renderer) {
                 RenderOptions render_options;
                 render_options.wireframe = panel.wireframe;

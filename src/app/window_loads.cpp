@@ -32,12 +32,12 @@ void WindowLoads::cancel()
     }
 }
 
-std::optional<Result<TetMesh>> WindowLoads::poll(PanelState& panel)
+std::optional<Result<World>> WindowLoads::poll(PanelState& panel)
 {
-    std::optional<Result<TetMesh>> finished = load_.take_finished();
+    std::optional<Result<World>> finished = load_.take_finished();
     if (finished && finished->ok() && load_.cancel_requested()) {
         // Cancelled after its last check: the user asked for no swap.
-        *finished = Result<TetMesh>::failure(load_cancelled_message(load_.path()));
+        *finished = Result<World>::failure(load_cancelled_message(load_.path()));
     }
     if (finished) {
         panel.loading.reset();
@@ -67,12 +67,12 @@ void WindowLoads::cancel_and_wait()
         return;
     }
     spdlog::info("closing: cancelling the load of {}", load_.path());
-    if (std::optional<Result<TetMesh>> outcome = load_.cancel_and_wait()) {
+    if (std::optional<Result<World>> outcome = load_.cancel_and_wait()) {
         report_end(*outcome, nullptr);
     }
 }
 
-void WindowLoads::report_end(const Result<TetMesh>& outcome, PanelState* panel)
+void WindowLoads::report_end(const Result<World>& outcome, PanelState* panel)
 {
     const double took_s = load_.elapsed_s();
     std::string message;

@@ -1,8 +1,8 @@
-// The window's loads of mesh files. Each runs in the background
+// The window's loads of mesh and scene files. Each runs in the background
 // (BackgroundLoad) while the window keeps simulating and drawing; this keeps
 // the panel's progress bar up to date, logs when a load starts, how it goes
 // (once a second, with the frames drawn meanwhile) and how it ends, and
-// hands the finished mesh to the window thread, which swaps it in.
+// hands the finished world to the window thread, which swaps it in.
 #pragma once
 
 #include "app/background_load.h"
@@ -21,14 +21,14 @@ public:
     // Once per drawn frame: refreshes the panel's progress and returns the
     // outcome once the load has ended (a failure, a cancel included, is
     // already logged and shown by the Load button).
-    std::optional<Result<TetMesh>> poll(PanelState& panel);
+    std::optional<Result<World>> poll(PanelState& panel);
 
     // Closing the window: stops a running load and waits for it (it checks
     // for a cancel at least every few hundred milliseconds).
     void cancel_and_wait();
 
 private:
-    void report_end(const Result<TetMesh>& outcome, PanelState* panel);
+    void report_end(const Result<World>& outcome, PanelState* panel);
 
     BackgroundLoad load_;
     int frames_drawn_ = 0;       // while the current load runs

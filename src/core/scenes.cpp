@@ -74,15 +74,36 @@ void add_heap(WorldDesc& scene, glm::vec3 centre, float turn_deg, std::string& e
     add(scene, preset_body(PresetId::cube, place(7), turned(45.0f, 0.0f, 35.0f), 3.0e5f), error);
 }
 
+// Four walls 0.7 m high around `centre`, 1.8 m apart inside: the heap stays a heap
+// instead of bodies bouncing off across the floor.
+void add_bin(WorldDesc& scene, glm::vec3 centre)
+{
+    const float inner = 0.9f;
+    const float thickness = 0.05f;
+    const float height = 0.7f;
+    for (int axis : {0, 2}) {
+        for (float side : {-1.0f, 1.0f}) {
+            Obstacle wall;
+            wall.shape = ObstacleShape::box;
+            wall.a = centre + glm::vec3(0.0f, 0.5f * height, 0.0f);
+            wall.a[axis] += side * (inner + thickness);
+            wall.b = glm::vec3(inner + 2.0f * thickness, 0.5f * height, inner + 2.0f * thickness);
+            wall.b[axis] = thickness;
+            scene.obstacles.push_back(wall);
+        }
+    }
+}
+
 WorldDesc pile(std::string& error)
 {
     WorldDesc scene;
     scene.name = "pile";
     add_heap(scene, glm::vec3(0.0f), 0.0f, error);
+    add_bin(scene, glm::vec3(0.0f));
     return scene;
 }
 
-// Six heaps side by side, 2.5 m apart.
+// Six heaps in their bins, 2.5 m apart.
 WorldDesc pile_large(std::string& error)
 {
     WorldDesc scene;
@@ -91,6 +112,7 @@ WorldDesc pile_large(std::string& error)
         const glm::vec3 centre(2.5f * static_cast<float>(i % 3 - 1), 0.0f,
                                2.5f * (static_cast<float>(i / 3) - 0.5f));
         add_heap(scene, centre, 53.0f * static_cast<float>(i), error);
+        add_bin(scene, centre);
     }
     return scene;
 }
@@ -156,14 +178,14 @@ WorldDesc post(std::string& error)
     Obstacle block;
     block.shape = ObstacleShape::box;
     block.a = {-0.9f, 0.15f, -0.2f};
-    block.b = {0.3f, 0.15f, 0.3f};
+    block.b = {0.35f, 0.15f, 0.35f};
     scene.obstacles.push_back(block);
     // Flat, centred over the post, a little off so that it catches.
     add(scene, preset_body(PresetId::torus, {0.03f, 1.3f, 0.0f}, {6.0f, 0.0f, 0.0f}, 1.0e5f),
         error);
     add(scene, preset_body(PresetId::cube, {0.85f, 1.1f, 0.25f}, {10.0f, 20.0f, 0.0f}, 2.0e5f),
         error);
-    add(scene, preset_body(PresetId::cube, {-0.95f, 1.0f, -0.25f}, {0.0f, 35.0f, 25.0f}, 2.0e5f),
+    add(scene, preset_body(PresetId::cube, {-0.9f, 1.0f, -0.2f}, {0.0f, 30.0f, 0.0f}, 2.0e5f),
         error);
     return scene;
 }
@@ -173,12 +195,12 @@ WorldDesc post(std::string& error)
 const std::vector<SceneInfo>& builtin_scenes()
 {
     static const std::vector<SceneInfo> scenes = {
-        {"pile", "8 bodies of every kind and stiffness dropped into a heap, 13.8k tets"},
+        {"pile", "8 bodies of every kind and stiffness dropped into a bin, 13.8k tets"},
         {"stack", "three jelly cubes stacked"},
         {"collide", "a cube and a spinning torus flying at each other, no gravity"},
         {"beam-hit", "the bunny dropped on the cantilever's free end"},
         {"post", "a torus dropped over a post, cubes on a ball and a block"},
-        {"pile-large", "six piles side by side: 48 bodies, 83k tets"},
+        {"pile-large", "six piles in six bins: 48 bodies, 83k tets"},
     };
     return scenes;
 }

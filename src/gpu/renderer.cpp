@@ -1,5 +1,7 @@
 #include "gpu/renderer.h"
 
+#include "core/obstacle_mesh.h"
+
 
 #include <cmath>
 
@@ -31,12 +33,14 @@ struct FrameUniforms {
     glm::vec4 eye_position;
     glm::vec4 to_sun;
     glm::vec4 sun_radiance;
-    glm::vec4 body_color;
     glm::vec4 body_sphere;
     glm::vec4 shadow_extent;
     glm::vec4 output_encoding;
 };
-static_assert(sizeof(FrameUniforms) == 3 * 64 + 7 * 16, "std140 layout of RenderFrame");
+static_assert(sizeof(FrameUniforms) == 3 * 64 + 6 * 16, "std140 layout of RenderFrame");
+
+// The obstacles' albedo, sRGB: a light concrete grey.
+constexpr glm::vec3 kObstacleColor{0.62f, 0.62f, 0.60f};
 
 float srgb_to_linear(float c)
 {
@@ -116,6 +120,8 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const ShaderLibrary& shaders)
     renderer->body_vertex_array_ = GlVertexArray(name);
     glGenVertexArrays(1, &name);
     renderer->empty_vertex_array_ = GlVertexArray(name);
+    glGenVertexArrays(1, &name);
+    renderer->obstacle_vertex_array_ = GlVertexArray(name);
 
     renderer->frame_uniforms_ = make_buffer();
     glBindBuffer(GL_UNIFORM_BUFFER, renderer->frame_uniforms_.get());
@@ -147,6 +153,10 @@ void Renderer::draw(const BodyDrawData& body, const CameraView& camera,
     glm::vec3 bounds_min = body.bounds_min;
     glm::vec3 bounds_max = body.bounds_max;
     sanitise_bounds(bounds_min, bounds_max);
+    if (obstacle_index_count_ > 0) {  // they cast shadows too
+        bounds_min = glm::min(bounds_min, obstacle_min_);
+        bounds_max = glm::max(bounds_max, obstacle_max_);
+    }
     const SunFrustum sun =
         fit_sun_frustum(kToSun, bounds_min, bounds_max, kShadowMapTexels, kMaxPenumbraM);
 
@@ -157,9 +167,6 @@ void Renderer::draw(const BodyDrawData& body, const CameraView& camera,
     frame.eye_position = glm::vec4(camera.eye, 1.0f);
     frame.to_sun = glm::vec4(kToSun, 0.0f);
     frame.sun_radiance = glm::vec4(kSunRadiance, 0.0f);
-    frame.body_color = glm::vec4(srgb_to_linear(options.body_color.r),
-                                 srgb_to_linear(options.body_color.g),
-                                 srgb_to_linear(options.body_color.b), 1.0f);
     // The body as a sphere, for the soft darkening of the ground beneath it:
     // centred in the bounds, as big as their mean half-extent.
     const glm::vec3 half_extent = 0.5f * (bounds_max - bounds_min);
@@ -190,6 +197,13 @@ void Renderer::draw(const BodyDrawData& body, const CameraView& camera,
         glBindBuffer(GL_ARRAY_BUFFER, body.normal_buffer);
         glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 16, nullptr);
         glEnableVertexAttribArray(1);
+        if (body.albedo_buffer != 0) {
+            glBindBuffer(GL_ARRAY_BUFFER, body.albedo_buffer);
+            glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, 16, nullptr);
+            glEnableVertexAttribArray(2);
+        } else {
+            glDisableVertexAttribArray(2);  // then the constant set in draw_body
+        }
         glBindBuffer(GL_ARRAY_BUFFER, 0);
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, body.triangle_buffer);
     }
@@ -202,6 +216,7 @@ void Renderer::draw(const BodyDrawData& body, const CameraView& camera,
     if (has_body) {
         draw_shadow_pass(body);
     }
+    draw_obstacles(shadow_program_);
 
     // 2. The picture, into the caller's framebuffer.
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(target_framebuffer));
@@ -231,6 +246,9 @@ void Renderer::draw(const BodyDrawData& body, const CameraView& camera,
     if (has_body) {
         draw_body(body, options);
     }
+    glVertexAttrib3f(2, srgb_to_linear(kObstacleColor.r), srgb_to_linear(kObstacleColor.g),
+                     srgb_to_linear(kObstacleColor.b));
+    draw_obstacles(surface_program_);
 
     // Leave a plain state behind for Dear ImGui and the caller.
     shadow_map_->unbind_from_sampling(kShadowCompareUnit, kShadowDepthUnit);
@@ -258,6 +276,9 @@ void Renderer::draw_shadow_pass(const BodyDrawData& body)
 void Renderer::draw_body(const BodyDrawData& body, const RenderOptions& options)
 {
     glBindVertexArray(body_vertex_array_.get());
+    // Read where no albedo array is bound (a disabled attribute's value).
+    glVertexAttrib3f(2, srgb_to_linear(options.body_color.r), srgb_to_linear(options.body_color.g),
+                     srgb_to_linear(options.body_color.b));
     if (options.wireframe) {
         // Push the fill back a little so the edge lines win the depth test.
         glEnable(GL_POLYGON_OFFSET_FILL);
@@ -275,4 +296,47 @@ void Renderer::draw_body(const BodyDrawData& body, const RenderOptions& options)
         glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
         glDepthFunc(GL_LESS);
     }
+}
+
+void Renderer::set_obstacles(const std::vector<Obstacle>& obstacles)
+{
+    const ObstacleMesh mesh = make_obstacle_mesh(obstacles);
+    obstacle_index_count_ = static_cast<GLsizei>(mesh.indices.size());
+    if (mesh.indices.empty()) {
+        return;
+    }
+    obstacle_min_ = glm::vec3(INFINITY);
+    obstacle_max_ = glm::vec3(-INFINITY);
+    for (const glm::vec3& p : mesh.positions) {
+        obstacle_min_ = glm::min(obstacle_min_, p);
+        obstacle_max_ = glm::max(obstacle_max_, p);
+    }
+    const auto upload = [](GlBuffer& buffer, GLenum target, const void* data, size_t bytes) {
+        buffer = make_buffer();
+        glBindBuffer(target, buffer.get());
+        glBufferData(target, static_cast<GLsizeiptr>(bytes), data, GL_STATIC_DRAW);
+    };
+    glBindVertexArray(obstacle_vertex_array_.get());
+    upload(obstacle_positions_, GL_ARRAY_BUFFER, mesh.positions.data(),
+           mesh.positions.size() * sizeof(glm::vec3));
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 12, nullptr);
+    glEnableVertexAttribArray(0);
+    upload(obstacle_normals_, GL_ARRAY_BUFFER, mesh.normals.data(),
+           mesh.normals.size() * sizeof(glm::vec3));
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 12, nullptr);
+    glEnableVertexAttribArray(1);
+    upload(obstacle_indices_, GL_ELEMENT_ARRAY_BUFFER, mesh.indices.data(),
+           mesh.indices.size() * sizeof(uint32_t));
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void Renderer::draw_obstacles(const GlProgram& program) const
+{
+    if (obstacle_index_count_ == 0) {
+        return;
+    }
+    glBindVertexArray(obstacle_vertex_array_.get());
+    glUseProgram(program.get());
+    glDrawElements(GL_TRIANGLES, obstacle_index_count_, GL_UNSIGNED_INT, nullptr);
 }

@@ -10,6 +10,7 @@
 // must be written unchanged.
 #pragma once
 
+#include "core/obstacle.h"
 #include "core/result.h"
 #include "gpu/camera_view.h"
 #include "gpu/gl_objects.h"
@@ -19,6 +20,7 @@
 #include <glm/glm.hpp>
 
 #include <memory>
+#include <vector>
 
 // The simulation's own GPU buffers, drawn directly (no copies).
 struct BodyDrawData {
@@ -30,6 +32,9 @@ struct BodyDrawData {
     // frame or so stale (the renderer pads them).
     glm::vec3 bounds_min{0.0f};
     glm::vec3 bounds_max{0.0f};
+    // vec4 per vertex, linear RGB albedo (each body its own colour); 0: every
+    // vertex takes RenderOptions::body_color.
+    GLuint albedo_buffer = 0;
 };
 
 struct RenderOptions {
@@ -40,6 +45,9 @@ struct RenderOptions {
 class Renderer {
 public:
     static Result<std::unique_ptr<Renderer>> create(const ShaderLibrary& shaders);
+
+    // The static obstacles drawn from now on (tessellated once here).
+    void set_obstacles(const std::vector<Obstacle>& obstacles);
 
     // Draws ground + body with shadows into the currently bound draw
     // framebuffer of the given size. Returns at once for a zero size (a
@@ -57,6 +65,7 @@ private:
     Renderer() = default;
     void draw_shadow_pass(const BodyDrawData& body);
     void draw_body(const BodyDrawData& body, const RenderOptions& options);
+    void draw_obstacles(const GlProgram& program) const;
 
     GlProgram sky_program_;
     GlProgram ground_program_;
@@ -64,6 +73,13 @@ private:
     GlProgram wire_program_;
     GlProgram shadow_program_;
     GlVertexArray body_vertex_array_;
+    GlVertexArray obstacle_vertex_array_;
+    GlBuffer obstacle_positions_;  // vec3 positions, vec3 normals, uint32 indices
+    GlBuffer obstacle_normals_;
+    GlBuffer obstacle_indices_;
+    GLsizei obstacle_index_count_ = 0;
+    glm::vec3 obstacle_min_{0.0f};
+    glm::vec3 obstacle_max_{0.0f};
     GlVertexArray empty_vertex_array_;  // core profile draws need one even without attributes
     GlBuffer frame_uniforms_;
     std::unique_ptr<ShadowMap> shadow_map_;
