@@ -1,10 +1,11 @@
 #version 430 core
 // Body contact, every iteration, 2 of 2: a vertex moved by contacts takes
-// the mean of their corrections (Macklin et al. 2014, 4.2), and its sums are
-// zeroed for the next iteration.
+// the mean of their corrections (Macklin et al. 2014, 4.2) and is projected
+// out of the static world again; its sums are zeroed for the next iteration.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
 #include "contact_common.glsl"
+#include "static_contact.glsl"
 layout(local_size_x = 64) in;
 
 void main()
@@ -20,8 +21,14 @@ void main()
     ivec3 sum = ivec3(contact_sums[4u * v], contact_sums[4u * v + 1u], contact_sums[4u * v + 2u]);
     vec4 correction = corrections[v];
     correction.xyz += cm_from_fixed(sum) / float(count);
+    vec3 x = predicted[v].xyz + correction.xyz;
+    // The static world has the last word: the contact may have pushed the
+    // vertex into the ground or an obstacle.
+    if (inverse_mass(v) != 0.0f) {
+        project_out_of_static(x, correction);
+    }
     corrections[v] = correction;
-    positions[v] = vec4(predicted[v].xyz + correction.xyz, 0.0f);
+    positions[v] = vec4(x, 0.0f);
     contact_sums[4u * v] = 0;
     contact_sums[4u * v + 1u] = 0;
     contact_sums[4u * v + 2u] = 0;

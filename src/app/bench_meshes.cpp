@@ -3,6 +3,7 @@
 #include "core/bunny.h"
 #include "core/lattice.h"
 #include "core/presets.h"
+#include "core/scenes.h"
 
 #include <sstream>
 
@@ -29,6 +30,37 @@ struct BunnySize {
 };
 constexpr BunnySize kBunnies[] = {{"bunny-2x", 24}, {"bunny-4x", 48}};
 
+// Scenes of many bodies: timed after the first two seconds, once the first
+// bodies have landed and the contacts are many.
+constexpr const char* kScenes[] = {"pile", "pile-large"};
+constexpr float kSceneSettleS = 2.0f;
+
+Result<TetMeshDesc> make_bench_mesh(const BenchMesh& mesh)
+{
+    if (std::optional<PresetId> preset = preset_from_name(mesh.name)) {
+        return make_preset_mesh(*preset);
+    }
+    for (const BunnySize& size : kBunnies) {
+        if (mesh.name == size.name) {
+            Result<TetMeshDesc> bunny =
+                make_body_from_file(asset_directory() + "/bunny.obj", size.resolution);
+            if (bunny) {
+                bunny.value().name = size.name;
+            }
+            return bunny;
+        }
+    }
+    for (const LatticeSize& lattice : kLattices) {
+        if (mesh.name == lattice.name) {
+            TetMeshDesc desc = box_lattice(glm::ivec3(lattice.cells), glm::vec3(-0.5f, 0.25f, -0.5f),
+                                           glm::vec3(1.0f));
+            desc.name = lattice.name;
+            return desc;
+        }
+    }
+    return Result<TetMeshDesc>::failure("unknown benchmark mesh '" + mesh.name + "'");
+}
+
 std::string known_names()
 {
     std::string names;
@@ -52,6 +84,9 @@ const std::vector<BenchMesh>& all_bench_meshes()
         }
         for (const LatticeSize& lattice : kLattices) {
             list.push_back({lattice.name, kLatticeYoungsPa});
+        }
+        for (const char* scene : kScenes) {
+            list.push_back({scene, 0.0f, kSceneSettleS, true});
         }
         return list;
     }();
@@ -86,28 +121,25 @@ Result<std::vector<BenchMesh>> bench_meshes_from_list(const std::string& list)
     return chosen;
 }
 
-Result<TetMeshDesc> make_bench_mesh(const BenchMesh& mesh)
+Result<std::shared_ptr<const World>> make_bench_world(const BenchMesh& mesh)
 {
-    if (std::optional<PresetId> preset = preset_from_name(mesh.name)) {
-        return make_preset_mesh(*preset);
-    }
-    for (const BunnySize& size : kBunnies) {
-        if (mesh.name == size.name) {
-            Result<TetMeshDesc> bunny =
-                make_body_from_file(asset_directory() + "/bunny.obj", size.resolution);
-            if (bunny) {
-                bunny.value().name = size.name;
+    using R = Result<std::shared_ptr<const World>>;
+    for (const char* scene : kScenes) {
+        if (mesh.name == scene) {
+            Result<WorldDesc> desc = make_builtin_scene(scene);
+            Result<World> world = desc ? assemble_world(desc.value())
+                                       : Result<World>::failure(desc.error());
+            if (!world) {
+                return R::failure(world.error());
             }
-            return bunny;
+            return R(std::make_shared<const World>(std::move(world).value()));
         }
     }
-    for (const LatticeSize& lattice : kLattices) {
-        if (mesh.name == lattice.name) {
-            TetMeshDesc desc = box_lattice(glm::ivec3(lattice.cells), glm::vec3(-0.5f, 0.25f, -0.5f),
-                                           glm::vec3(1.0f));
-            desc.name = lattice.name;
-            return desc;
-        }
+    Result<TetMeshDesc> desc = make_bench_mesh(mesh);
+    Result<TetMesh> prepared =
+        desc ? prepare_tet_mesh(desc.value()) : Result<TetMesh>::failure(desc.error());
+    if (!prepared) {
+        return R::failure(prepared.error());
     }
-    return Result<TetMeshDesc>::failure("unknown benchmark mesh '" + mesh.name + "'");
+    return R(single_body_world(std::make_shared<const TetMesh>(std::move(prepared).value())));
 }

@@ -230,19 +230,39 @@ int run_benchmark(const Options& options)
     std::vector<BenchRow> rows;
     for (const BenchMesh& bench_mesh : meshes.value()) {
         std::fprintf(stderr, "softbody: preparing %s ...\n", bench_mesh.name.c_str());
-        Result<TetMeshDesc> desc = make_bench_mesh(bench_mesh);
-        Result<TetMesh> prepared = desc ? prepare_tet_mesh(desc.value())
-                                        : Result<TetMesh>::failure(desc.error());
-        if (!prepared) {
-            std::cerr << "softbody: skipping " << bench_mesh.name << ": " << prepared.error()
-                      << "\n";
+        Result<std::shared_ptr<const World>> made = make_bench_world(bench_mesh);
+        if (!made) {
+            std::cerr << "softbody: skipping " << bench_mesh.name << ": " << made.error() << "\n";
             continue;
         }
-        auto mesh = std::make_shared<const TetMesh>(std::move(prepared).value());
+        const std::shared_ptr<const World> world = made.value();
+        const std::shared_ptr<const TetMesh> mesh = world->mesh;
         Options with_stiffness = options;
-        with_stiffness.youngs_modulus_pa =
-            options.youngs_modulus_pa.value_or(bench_mesh.youngs_modulus_pa);
-        const SimParams base_params = sanitized(params_from_options(with_stiffness));
+        if (!bench_mesh.scene) {
+            with_stiffness.youngs_modulus_pa =
+                options.youngs_modulus_pa.value_or(bench_mesh.youngs_modulus_pa);
+        }
+        const SimParams base_params = sanitized(params_for_world(with_stiffness, *world));
+        // A scene is timed from a heap: settled once on the CPU, every solver
+        // starts from the same state.
+        std::vector<glm::vec3> start_positions = mesh->rest_positions;
+        std::vector<glm::vec3> start_velocities = world->initial_velocities;
+        if (bench_mesh.settle_s > 0.0f) {
+            std::fprintf(stderr, "softbody: settling %s for %.1f s ...\n",
+                         bench_mesh.name.c_str(), bench_mesh.settle_s);
+            CpuSolver settler;
+            settler.set_threads(options.threads_or_default());
+            settler.load(world);
+            for (float t = 0.0f; t < bench_mesh.settle_s; t += kFrameSeconds) {
+                settler.step_frame(base_params);
+            }
+            start_positions = settler.positions();
+            start_velocities = settler.velocities();
+        }
+        const auto start = [&](Solver& solver) {
+            solver.load(world);
+            solver.set_state(start_positions, start_velocities);
+        };
 
         // Every method the program offers, unless --method names one.
         std::vector<SolverMethod> methods = {SolverMethod::gauss_seidel, SolverMethod::jacobi};
@@ -268,13 +288,13 @@ int run_benchmark(const Options& options)
             if (run_cpu && method == SolverMethod::jacobi) {
                 // The Jacobi reference runs the scalar tm_solve_tet on one thread.
                 CpuSolver cpu_solver;
-                cpu_solver.load(mesh);
+                start(cpu_solver);
                 time_on(cpu_solver, 1, "scalar");
             } else if (run_cpu) {
                 CpuSolver cpu_solver;
                 for (const int threads : cpu_thread_counts) {
                     cpu_solver.set_threads(threads);
-                    cpu_solver.load(mesh);  // how many threads it uses depends on the mesh
+                    start(cpu_solver);  // how many threads it uses depends on the mesh
                     if (threads > 1 && cpu_solver.threads_in_use() == 1) {
                         std::fprintf(stderr, "softbody: %s runs on one thread: its colours are "
                                      "too small to share\n", bench_mesh.name.c_str());
@@ -288,7 +308,7 @@ int run_benchmark(const Options& options)
                     std::cerr << "softbody: skipping " << bench_mesh.name
                               << " on the GPU: more tets than one dispatch covers here\n";
                 } else {
-                    gpu_solver->load(mesh);
+                    start(*gpu_solver);
                     time_on(*gpu_solver, 1, "-");
                 }
             }

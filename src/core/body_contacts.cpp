@@ -183,6 +183,7 @@ void BodyContacts::solve(std::vector<glm::vec3>& positions, const std::vector<gl
                          float mu_dynamic)
 {
     const std::vector<glm::uvec3>& triangles = world_->mesh->surface_triangles;
+    touched_.clear();
     const auto gather = [&](uint32_t v, const glm::vec3& d) {
         if (counts_[v]++ == 0) {
             touched_.push_back(v);
@@ -221,5 +222,4 @@ void BodyContacts::solve(std::vector<glm::vec3>& positions, const std::vector<gl
         sums_[v] = glm::ivec3(0);
         counts_[v] = 0;
     }
-    touched_.clear();
 }

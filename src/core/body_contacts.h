@@ -66,6 +66,9 @@ public:
                const std::vector<float>& inverse_masses, float h, float mu_static,
                float mu_dynamic);
 
+    // The vertices the latest solve() moved.
+    const std::vector<uint32_t>& moved_vertices() const { return touched_; }
+
     // The pairs found at the latest find(): kContactsPerVertex per surface
     // vertex, kNoContact where there is none. For the tests.
     const std::vector<uint32_t>& candidate_triangles() const { return candidates_; }

@@ -46,9 +46,12 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     positions_ = mesh_->rest_positions;
     velocities_ = world_->initial_velocities;
     obstacles_.clear();
+    obstacle_boxes_.clear();
     for (const Obstacle& o : world_->obstacles) {
         obstacles_.push_back(glm::vec4(o.a, o.radius_m));
         obstacles_.push_back(glm::vec4(o.b, static_cast<float>(o.shape)));
+        obstacle_boxes_.push_back(obstacle_min(o));
+        obstacle_boxes_.push_back(obstacle_max(o));
     }
     contacts_.load(*world_);
     normals_.assign(nv, glm::vec3(0.0f, 1.0f, 0.0f));
@@ -177,8 +180,12 @@ void CpuSolver::step_frame(const SimParams& raw_params)
                 clock.charge(times.contact_solve_ms);
                 // The static world has the last word: a contact may have
                 // pushed a vertex into the ground or an obstacle.
-                project_static(params);
-                clock.charge(times.apply_ms);
+                for (const uint32_t v : contacts_.moved_vertices()) {
+                    if (inverse_masses_[v] != 0.0f) {
+                        project_out_of_static(params, v, positions_[v]);
+                    }
+                }
+                clock.charge(times.contact_solve_ms);
             }
             solve_grab(h);
             clock.charge(times.grab_ms);
@@ -295,6 +302,14 @@ void CpuSolver::project_out_of_static(const SimParams& params, size_t v, glm::ve
         x.y = 0.0f;
     }
     for (size_t o = 0; o < obstacles_.size(); o += 2) {
+        // Outside its box a vertex is outside the obstacle: the exact test,
+        // whose answer would be "outside" too, is skipped (the compute
+        // shader, whose lanes run it anyway, does not look at boxes).
+        const glm::vec3& lo = obstacle_boxes_[o];
+        const glm::vec3& hi = obstacle_boxes_[o + 1];
+        if (x.x < lo.x || x.y < lo.y || x.z < lo.z || x.x > hi.x || x.y > hi.y || x.z > hi.z) {
+            continue;
+        }
         const glm::vec3 before = x;
         const float push =
             contact_math::cm_push_out_of_obstacle(x, obstacles_[o], obstacles_[o + 1]);

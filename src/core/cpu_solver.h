@@ -90,6 +90,7 @@ private:
     std::shared_ptr<const World> world_;
     std::shared_ptr<const TetMesh> mesh_;  // the world's
     std::vector<glm::vec4> obstacles_;     // two per obstacle, as contact_math.glsl takes them
+    std::vector<glm::vec3> obstacle_boxes_;  // min, max per obstacle: outside, nothing to do
     BodyContacts contacts_;
     SimParams params_;                     // this frame's, sanitized (no allocation per frame)
 

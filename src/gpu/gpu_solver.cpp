@@ -390,9 +390,6 @@ void GpuSolver::solve_contacts()
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatch(programs_.contact_apply, mesh_->vertex_count());
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    // The static world has the last word, as on the CPU.
-    dispatch(programs_.project_static, mesh_->vertex_count());
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 void GpuSolver::dispatch(const ComputePass& pass, size_t items) const
