@@ -197,8 +197,10 @@ BodyDesc parse_body(const Json& entry, const std::string& where, const std::stri
                 number_in(entry.at("density"), where + ".density", ParamLimits::density_kg_m3);
         }
         body.material = material;
-    } else if (body.preset) {
-        body.material = BodyMaterial{preset_info(*body.preset).suggested_youngs_pa, 0.3f, 1000.0f};
+    } else {
+        body.material = BodyMaterial{body.preset ? preset_info(*body.preset).suggested_youngs_pa
+                                                 : kLoadedBodyYoungsPa,
+                                     0.3f, 1000.0f};
     }
     if (entry.contains("pinned")) {
         body.pinned = boolean(entry.at("pinned"), where + ".pinned");

@@ -13,9 +13,9 @@
 //                  {"type": "box", "center": [..], "half_extents": [..]},
 //                  {"type": "capsule", "a": [..], "b": [..], "radius": R}]}
 //
-// Presets come upright; a mesh is scaled to "size" (0.6 m) and stands on
-// the ground unless placed. Unknown keys are refused, so that a typo is not
-// silently ignored.
+// Presets come upright; a mesh is scaled to "size" (0.6 m) and starts 0.4 m
+// above the ground unless placed. Unknown keys are refused, so that a typo
+// is not silently ignored.
 #pragma once
 
 #include "core/load_progress.h"

@@ -20,7 +20,9 @@
 inline constexpr float kContactThicknessM = 0.004f;
 // Triangles nearer than this to a vertex at the start of a substep are its
 // candidates. It bounds how far a vertex may go between two searches and
-// still be caught: 0.025 m is 15 m/s at the default 10 substeps of 1/600 s.
+// still be caught: (0.04 - 0.004) m in 1/600 s is 21 m/s at the default 10
+// substeps. At 0.025 m the pile scene's bodies, meeting at up to 18 m/s,
+// went 11 cm into each other.
 inline constexpr float kContactSearchRadiusM = 0.04f;
 // A pair found closer than the thickness separates at most this fast
 // (cm_vertex_triangle_step): faster, a heap's contacts kick each other apart.
