@@ -7,9 +7,10 @@
 #include "app/panel.h"
 #include "app/scene.h"
 #include "app/scene_file.h"
-#include "core/body_materials.h"
 #include "app/screenshot.h"
 #include "app/window_loads.h"
+#include "app/window_platform.h"
+#include "core/body_materials.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gpu_timer.h"
 #include "gpu/grab_overlay.h"
@@ -18,92 +19,10 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
-#include <backends/imgui_impl_glfw.h>
-#include <backends/imgui_impl_opengl3.h>
 
 #include <chrono>
-#include <deque>
 
 namespace {
-
-// What the GLFW callbacks collect between two frames.
-struct InputEvents {
-    std::deque<int> keys;       // pressed keys
-    float scroll_steps = 0.0f;  // wheel
-    std::deque<std::string> dropped_files;
-};
-
-InputEvents& events_of(GLFWwindow* window)
-{
-    return *static_cast<InputEvents*>(glfwGetWindowUserPointer(window));
-}
-
-// Creates the window with the newest core context the driver gives:
-// 4.6, 4.5, 4.3 (compute shaders), and 3.3 as the last resort, where the
-// CPU solver runs and uploads positions every frame.
-GLFWwindow* create_window(glm::ivec2 size)
-{
-    // A refused version is expected here, not an error worth a warning.
-    GLFWerrorfun previous = glfwSetErrorCallback(nullptr);
-    GLFWwindow* window = nullptr;
-    for (const int version : {46, 45, 43, 33}) {
-        glfwDefaultWindowHints();
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, version / 10);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, version % 10);
-        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-        glfwWindowHint(GLFW_SAMPLES, 4);
-        glfwWindowHint(GLFW_SRGB_CAPABLE, GLFW_TRUE);
-        glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-        window = glfwCreateWindow(size.x, size.y, "softbody: XPBD soft bodies", nullptr, nullptr);
-        if (window != nullptr) {
-            break;
-        }
-        spdlog::info("no OpenGL {}.{} core context, trying an older one", version / 10,
-                     version % 10);
-    }
-    glfwSetErrorCallback(previous);
-    return window;
-}
-
-void key_callback(GLFWwindow* window, int key, int, int action, int)
-{
-    if (action == GLFW_PRESS && !ImGui::GetIO().WantCaptureKeyboard) {
-        events_of(window).keys.push_back(key);
-    }
-}
-
-void scroll_callback(GLFWwindow* window, double, double y)
-{
-    if (!ImGui::GetIO().WantCaptureMouse) {
-        events_of(window).scroll_steps += static_cast<float>(y);
-    }
-}
-
-void drop_callback(GLFWwindow* window, int count, const char** paths)
-{
-    for (int i = 0; i < count; ++i) {
-        events_of(window).dropped_files.emplace_back(paths[i]);
-    }
-}
-
-void handle_key(int key, PanelState& panel, GLFWwindow* window)
-{
-    switch (key) {
-    case GLFW_KEY_R: panel.reset_requested = true; break;
-    case GLFW_KEY_SPACE: panel.paused = !panel.paused; break;
-    case GLFW_KEY_N: panel.step_requested = true; break;
-    case GLFW_KEY_W: panel.wireframe = !panel.wireframe; break;
-    case GLFW_KEY_C: panel.params.body_contact = !panel.params.body_contact; break;
-    case GLFW_KEY_F5: panel.reload_shaders_requested = true; break;
-    case GLFW_KEY_F12: panel.screenshot_requested = true; break;
-    case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(window, GLFW_TRUE); break;
-    default:
-        if (key >= GLFW_KEY_1 && key < GLFW_KEY_1 + static_cast<int>(all_presets().size())) {
-            panel.preset_requested = all_presets()[static_cast<size_t>(key - GLFW_KEY_1)].id;
-        }
-    }
-}
 
 // Mouse drags that started outside the panel move the camera.
 class CameraMouse {
@@ -136,91 +55,6 @@ private:
     bool dragging_ = false;
 };
 
-// Shows the outcome of loading a body or a scene and frames it; on failure
-// the running world is untouched and the panel and log say why. A new world
-// starts with the default gravity and ground unless it sets its own, and
-// with its bodies' own materials.
-void after_load(const Result<std::string>& loaded, Scene& scene, PanelState& panel,
-                OrbitCamera& camera, Renderer* renderer, float youngs_pa)
-{
-    if (!loaded) {
-        spdlog::error("{}", loaded.error());
-        panel.solver_note = loaded.error();
-        return;
-    }
-    panel.solver_note = loaded.value();
-    if (!loaded.value().empty()) {
-        spdlog::warn("{}", loaded.value());
-    }
-    panel.params.youngs_modulus_pa = youngs_pa;
-    panel.params.gravity_m_s2 = SimParams().gravity_m_s2;
-    panel.params.ground_enabled = true;
-    apply_world_settings(scene.world(), panel.params);
-    panel.selected_body.reset();
-    if (renderer) {
-        renderer->set_obstacles(scene.world().obstacles);
-    }
-    camera.frame(scene.initial_min(), scene.initial_max());
-    spdlog::info("{}: {} vertices, {} tets{}", scene.body_name(), scene.mesh().vertex_count(),
-                 scene.mesh().tet_count(),
-                 scene.world().body_count() == 1 && scene.world().obstacles.empty()
-                     ? ""
-                     : fmt::format(", {} bodies, {} obstacles", scene.world().body_count(),
-                                   scene.world().obstacles.size()));
-}
-
-void apply_preset(Scene& scene, PresetId id, PanelState& panel, OrbitCamera& camera,
-                  Renderer* renderer)
-{
-    after_load(scene.load_preset(id), scene, panel, camera, renderer,
-               preset_info(id).suggested_youngs_pa);
-}
-
-void apply_builtin_scene(Scene& scene, const std::string& name, PanelState& panel,
-                         OrbitCamera& camera, Renderer* renderer)
-{
-    after_load(scene.load_builtin_scene(name), scene, panel, camera, renderer,
-               panel.params.youngs_modulus_pa);
-}
-
-// Swaps in a body loaded in the background (on this thread: the solver and
-// buffers need the GL context). Until the first body is there, a file that
-// fails is replaced by the preset of the command line, as the program has
-// always started; returns false when even that fails.
-bool install_loaded_file(Result<World> loaded, Scene& scene, PanelState& panel,
-                         OrbitCamera& camera, Renderer* renderer, MouseGrab& mouse_grab,
-                         const Options& options)
-{
-    const bool first_body = !scene.loaded();
-    if (loaded) {
-        if (!first_body) {
-            mouse_grab.end(scene);
-        }
-        // The first body keeps the material of the command line.
-        const float youngs_pa =
-            first_body ? panel.params.youngs_modulus_pa : kLoadedBodyYoungsPa;
-        Result<std::string> installed = scene.install_world(std::move(loaded), std::nullopt);
-        if (installed) {
-            after_load(installed, scene, panel, camera, renderer, youngs_pa);
-            return true;
-        }
-        // The mesh was fine; its solver was not (too large for the GPU).
-        spdlog::error("{}", installed.error());
-        panel.load_error = installed.error();
-        panel.show_mesh_file_section = true;
-    }
-    // A failed or cancelled load was logged and shown when it ended.
-    if (!first_body) {
-        return true;  // the running body is untouched
-    }
-    spdlog::info("starting on the {} preset instead", preset_info(options.preset).name);
-    apply_preset(scene, options.preset, panel, camera, renderer);
-    if (options.youngs_modulus_pa) {
-        panel.params.youngs_modulus_pa = *options.youngs_modulus_pa;
-    }
-    return scene.loaded();
-}
-
 // A failed write (full disk, read-only folder) is logged with its reason;
 // the window goes on.
 bool take_screenshot(const std::string& path, glm::ivec2 size)
@@ -234,340 +68,463 @@ bool take_screenshot(const std::string& path, glm::ivec2 size)
     return saved.ok();
 }
 
+// The program with a window, one frame at a time: input, the requests the
+// panel and the keys left, the simulation steps the clock asks for, the
+// picture. Nothing here crashes on a failure: a bad file, a shader that does
+// not compile or a solver that cannot run is reported in the panel and the
+// log, and the running world goes on.
+class WindowApp {
+public:
+    WindowApp(WindowPlatform& platform, const Options& options)
+        : platform_(platform),
+          options_(options),
+          scene_(shaders_, platform.gl_version() >= kMinimumComputeGlVersion),
+          drags_(options.drags, options.grab_stiffness_n_per_m)
+    {
+    }
+
+    // Returns the process exit code.
+    int run()
+    {
+        start();
+        while (exit_code_ == 0 && !platform_.should_close()) {
+            if (!frame()) {
+                break;
+            }
+        }
+        loads_.cancel_and_wait();  // Esc or a closed window during a load
+        return exit_code_;
+    }
+
+private:
+    // The first world: a preset or a built-in scene at once, a file in the
+    // background (the window opens on an empty stage meanwhile).
+    void start();
+    // One displayed frame; false once the run is over (--frames).
+    bool frame();
+    void handle_key(int key);
+    void read_input(const CameraView& view, glm::ivec2 window_size);
+    void handle_requests();
+    void step_simulation(double elapsed_s);
+    // Returns false when the run was for a picture that could not be saved.
+    bool draw(const CameraView& view, glm::ivec2 framebuffer, glm::ivec2 window_size);
+
+    // After a load: the outcome in the panel and the log, the new world's
+    // settings and obstacles, the camera on it.
+    void after_load(const Result<std::string>& loaded, float youngs_pa);
+    void load_preset(PresetId id);
+    void load_builtin_scene(const std::string& name);
+    // Swaps in a world loaded in the background. Until the first world is
+    // there, a file that fails is replaced by the command line's preset;
+    // false when even that fails.
+    bool install_loaded(Result<World> loaded);
+    // --drag against the first world, whenever it is there.
+    bool drags_fit_the_world();
+
+    WindowPlatform& platform_;
+    const Options& options_;
+    const ShaderLibrary shaders_;
+    Scene scene_;
+    PanelState panel_;
+    OrbitCamera camera_;
+    std::unique_ptr<Renderer> renderer_;
+    std::unique_ptr<GrabOverlay> grab_overlay_;
+    WindowLoads loads_;
+    MouseGrab mouse_grab_;
+    bool left_was_down_ = false;
+    DragScript drags_;
+    GpuTimer gpu_timer_;
+    bool timer_works_ = false;
+    FrameClock clock_;
+    CameraMouse camera_mouse_;
+    int frames_simulated_ = 0;
+    std::chrono::steady_clock::time_point last_frame_ = std::chrono::steady_clock::now();
+    int exit_code_ = 0;
+};
+
+void WindowApp::start()
+{
+    scene_.set_cpu_threads(options_.threads_or_default());
+    panel_.grab_stiffness_n_per_m = options_.grab_stiffness_n_per_m;
+    panel_.gl_description = gl_context_description();
+    panel_.params = params_from_options(options_);
+    std::snprintf(panel_.mesh_path, sizeof panel_.mesh_path, "%s", options_.mesh_path.c_str());
+    panel_.mesh_resolution = options_.mesh_resolution;
+    if (Result<std::unique_ptr<Renderer>> created = Renderer::create(shaders_); created) {
+        renderer_ = std::move(created).value();
+    } else {
+        spdlog::error("{}", created.error());
+        panel_.solver_note = created.error();
+    }
+    if (Result<std::unique_ptr<GrabOverlay>> overlay = GrabOverlay::create(shaders_); overlay) {
+        grab_overlay_ = std::move(overlay).value();
+    } else {
+        spdlog::error("{}", overlay.error());
+    }
+
+    if (!options_.mesh_path.empty() || names_scene_file(options_.scene)) {
+        loads_.request(options_.mesh_path.empty() ? options_.scene : options_.mesh_path,
+                       options_.mesh_resolution, panel_);
+    } else {
+        if (options_.scene.empty()) {
+            load_preset(options_.preset);
+        } else {
+            load_builtin_scene(options_.scene);
+        }
+        if (!scene_.loaded()) {
+            exit_code_ = 1;
+        }
+        if (options_.youngs_modulus_pa) {
+            panel_.params.youngs_modulus_pa = *options_.youngs_modulus_pa;
+            for (BodyMaterial& m : panel_.params.body_materials) {
+                m.youngs_modulus_pa = *options_.youngs_modulus_pa;
+            }
+        }
+    }
+    if (exit_code_ == 0 && options_.solver_or_default() == "cpu") {
+        scene_.set_solver(SolverKind::cpu);  // without a world yet, the first one starts on it
+    }
+    if (scene_.loaded() && !drags_fit_the_world()) {
+        exit_code_ = 2;
+    }
+}
+
+bool WindowApp::frame()
+{
+    glfwPollEvents();
+    const auto now = std::chrono::steady_clock::now();
+    const double elapsed_s = std::chrono::duration<double>(now - last_frame_).count();
+    last_frame_ = now;
+
+    GLFWwindow* window = platform_.window();
+    glm::ivec2 framebuffer(0);
+    glfwGetFramebufferSize(window, &framebuffer.x, &framebuffer.y);
+    if (framebuffer.x == 0 || framebuffer.y == 0) {
+        // Minimised: nothing to draw; do not spin.
+        glfwWaitEventsTimeout(0.1);
+        clock_.clear();
+        return true;
+    }
+    glm::ivec2 window_size(0);
+    glfwGetWindowSize(window, &window_size.x, &window_size.y);
+    InputEvents& events = platform_.events();
+    for (; !events.keys.empty(); events.keys.pop_front()) {
+        handle_key(events.keys.front());
+    }
+    camera_mouse_.update(window, camera_, static_cast<float>(framebuffer.y));
+    const CameraView view = camera_.view(static_cast<float>(framebuffer.x) / framebuffer.y);
+    read_input(view, window_size);
+    handle_requests();
+    if (exit_code_ != 0) {
+        return false;
+    }
+    step_simulation(elapsed_s);
+    panel_.frame_ms = elapsed_s * 1000.0;
+    panel_.display_fps = ImGui::GetIO().Framerate;
+    return draw(view, framebuffer, window_size);
+}
+
+void WindowApp::handle_key(int key)
+{
+    switch (key) {
+    case GLFW_KEY_R: panel_.reset_requested = true; break;
+    case GLFW_KEY_SPACE: panel_.paused = !panel_.paused; break;
+    case GLFW_KEY_N: panel_.step_requested = true; break;
+    case GLFW_KEY_W: panel_.wireframe = !panel_.wireframe; break;
+    case GLFW_KEY_C: panel_.params.body_contact = !panel_.params.body_contact; break;
+    case GLFW_KEY_F5: panel_.reload_shaders_requested = true; break;
+    case GLFW_KEY_F12: panel_.screenshot_requested = true; break;
+    case GLFW_KEY_ESCAPE: platform_.request_close(); break;
+    default:
+        if (key >= GLFW_KEY_1 && key < GLFW_KEY_1 + static_cast<int>(all_presets().size())) {
+            panel_.preset_requested = all_presets()[static_cast<size_t>(key - GLFW_KEY_1)].id;
+        }
+    }
+}
+
+void WindowApp::read_input(const CameraView& view, glm::ivec2 window_size)
+{
+    GLFWwindow* window = platform_.window();
+    double cursor_x = 0.0;
+    double cursor_y = 0.0;
+    glfwGetCursorPos(window, &cursor_x, &cursor_y);
+    const Ray ray = cursor_ray(view, glm::vec2(cursor_x, cursor_y), glm::vec2(window_size));
+    const bool left_down = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+    if (left_down && !left_was_down_ && !ImGui::GetIO().WantCaptureMouse && scene_.loaded() &&
+        mouse_grab_.begin(scene_, ray, view, panel_.grab_stiffness_n_per_m)) {
+        const glm::vec3 at = mouse_grab_.grab().target_m;
+        // Grabbing a body selects it: the material sliders edit it.
+        const size_t body = scene_.world().vertex_body[mouse_grab_.grab().vertices.x];
+        if (scene_.world().body_count() > 1) {
+            panel_.selected_body = body;
+        }
+        spdlog::info("grabbed the body {} ({}) at ({:.3f}, {:.3f}, {:.3f}) m", body + 1,
+                     scene_.world().bodies[body].name, at.x, at.y, at.z);
+        if (panel_.paused) {
+            // Like the best demos: grabbing a paused body starts it.
+            panel_.paused = false;
+            spdlog::info("grabbing starts the simulation");
+        }
+    } else if (!left_down && left_was_down_ && mouse_grab_.active()) {
+        mouse_grab_.end(scene_);
+        spdlog::info("released");
+    }
+    left_was_down_ = left_down;
+    mouse_grab_.drag(ray);
+    const float wheel = std::exchange(platform_.events().scroll_steps, 0.0f);
+    if (mouse_grab_.active()) {
+        mouse_grab_.push(-wheel, view);  // wheel up pulls the body nearer
+    } else {
+        camera_.zoom(wheel);
+    }
+}
+
+void WindowApp::handle_requests()
+{
+    if (panel_.preset_requested) {
+        mouse_grab_.end(scene_);
+        load_preset(*std::exchange(panel_.preset_requested, std::nullopt));
+        clock_.clear();
+    }
+    if (panel_.scene_requested) {
+        mouse_grab_.end(scene_);
+        load_builtin_scene(*std::exchange(panel_.scene_requested, std::nullopt));
+        clock_.clear();
+    }
+    InputEvents& events = platform_.events();
+    for (; !events.dropped_files.empty(); events.dropped_files.pop_front()) {
+        panel_.file_requested = events.dropped_files.front();
+        std::snprintf(panel_.mesh_path, sizeof panel_.mesh_path, "%s",
+                      panel_.file_requested->c_str());
+    }
+    if (panel_.file_requested) {
+        loads_.request(*std::exchange(panel_.file_requested, std::nullopt),
+                       panel_.mesh_resolution, panel_);
+    }
+    if (std::exchange(panel_.cancel_load_requested, false)) {
+        loads_.cancel();
+    }
+    if (std::optional<Result<World>> finished = loads_.poll(panel_)) {
+        const bool first_world = !scene_.loaded();
+        if (!install_loaded(std::move(*finished))) {
+            exit_code_ = 1;
+            return;
+        }
+        if (first_world && !drags_fit_the_world()) {
+            exit_code_ = 2;
+            return;
+        }
+        clock_.clear();
+    }
+    if (std::exchange(panel_.reset_requested, false)) {
+        mouse_grab_.end(scene_);
+        scene_.reset();
+        clock_.clear();
+    }
+    if (panel_.solver_requested) {
+        Result<bool> switched =
+            scene_.set_solver(*std::exchange(panel_.solver_requested, std::nullopt));
+        panel_.solver_note = switched ? "" : switched.error();
+        if (!switched) spdlog::warn("{}", switched.error());
+    }
+    if (std::exchange(panel_.reload_shaders_requested, false)) {
+        Result<bool> reloaded = scene_.reload_shaders();
+        if (reloaded) {
+            spdlog::info("shaders reloaded");
+            panel_.solver_note.clear();
+        } else {
+            spdlog::error("{} (keeping the previous shaders)", reloaded.error());
+            panel_.solver_note = "shader reload failed, previous shaders kept: see the log";
+        }
+    }
+}
+
+void WindowApp::step_simulation(double elapsed_s)
+{
+    if (!scene_.loaded()) {
+        clock_.clear();  // nothing to simulate until the first world is there
+    }
+    int steps = panel_.paused || !scene_.loaded() ? 0 : clock_.steps_due(elapsed_s);
+    if (std::exchange(panel_.step_requested, false) && scene_.loaded()) {
+        steps = 1;
+    }
+    if (options_.frames) {
+        steps = std::min(steps, *options_.frames - frames_simulated_);  // quit after N
+    }
+    if (steps <= 0) {
+        return;
+    }
+    std::string note;
+    const SimParams params = sanitized(panel_.params, &note);
+    if (!note.empty()) {
+        spdlog::warn("parameters clamped to their limits: {}", note);
+        panel_.params = params;  // show the clamped values
+    }
+    // GPU time from timer queries once they have shown a sane value; until
+    // then (or where they never do) wall time around a fenced step.
+    mouse_grab_.apply(scene_, panel_.grab_stiffness_n_per_m, steps * kFrameSeconds);
+    const bool on_gpu = scene_.solver_kind() == SolverKind::gpu;
+    const bool use_timer = on_gpu && timer_works_;
+    const auto start = std::chrono::steady_clock::now();
+    if (on_gpu) gpu_timer_.begin();
+    for (int i = 0; i < steps; ++i) {
+        drags_.before_frame(frames_simulated_ + i, scene_.solver());
+        scene_.step_frame(params);
+    }
+    if (on_gpu) gpu_timer_.end(steps);
+    if (on_gpu && !use_timer) glFinish();
+    const double wall_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count();
+    // -1 without a query result.
+    const double gpu_ms = on_gpu ? gpu_timer_.latest_ms().value_or(-1.0) : -1.0;
+    timer_works_ = timer_works_ || (gpu_ms > 0.0 && gpu_ms < 10000.0);
+    if (use_timer && gpu_ms >= 0.0) {
+        panel_.simulation_ms = gpu_ms;
+        panel_.simulation_timing = "GPU timer query";
+    } else {
+        panel_.simulation_ms = wall_ms / steps;
+        panel_.simulation_timing = on_gpu ? "wall time, fenced" : "CPU wall time";
+    }
+    push_history(panel_.simulation_ms_history, static_cast<float>(panel_.simulation_ms));
+    panel_.residual = scene_.solver().latest_mean_residual();
+    if (panel_.residual) {
+        push_history(panel_.residual_history, *panel_.residual);
+    }
+    frames_simulated_ += steps;
+}
+
+bool WindowApp::draw(const CameraView& view, glm::ivec2 framebuffer, glm::ivec2 window_size)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, framebuffer.x, framebuffer.y);
+    if (scene_.loaded()) {
+        scene_.set_highlighted_body(panel_.selected_body);
+    }
+    if (renderer_) {
+        RenderOptions render_options;
+        render_options.wireframe = panel_.wireframe;
+        const BodyDrawData body = scene_.draw_data();
+        renderer_->draw(body, view, framebuffer, render_options);
+        const float pixel_scale = static_cast<float>(framebuffer.y) / window_size.y;
+        if (grab_overlay_ && mouse_grab_.active()) {
+            grab_overlay_->draw(body.position_buffer, mouse_grab_.grab(), view, pixel_scale);
+        } else if (grab_overlay_ && drags_.current()) {
+            grab_overlay_->draw(body.position_buffer, *drags_.current(), view, pixel_scale);
+        }
+    } else {
+        glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    }
+    platform_.begin_ui_frame();
+    draw_panel(panel_, scene_);
+    platform_.end_ui_frame();
+    if (std::exchange(panel_.screenshot_requested, false)) {
+        take_screenshot(timestamped_screenshot_name(), framebuffer);
+    }
+    const bool finishing = options_.frames && frames_simulated_ >= *options_.frames;
+    if (finishing && !options_.screenshot_path.empty() &&
+        !take_screenshot(options_.screenshot_path, framebuffer)) {
+        exit_code_ = 1;  // the run was for this picture
+    }
+    platform_.swap_buffers();
+    return !finishing;
+}
+
+void WindowApp::after_load(const Result<std::string>& loaded, float youngs_pa)
+{
+    if (!loaded) {
+        spdlog::error("{}", loaded.error());
+        panel_.solver_note = loaded.error();
+        return;
+    }
+    panel_.solver_note = loaded.value();
+    if (!loaded.value().empty()) {
+        spdlog::warn("{}", loaded.value());
+    }
+    // A new world starts with the default gravity and ground unless it sets
+    // its own, and with its bodies' own materials.
+    panel_.params.youngs_modulus_pa = youngs_pa;
+    panel_.params.gravity_m_s2 = SimParams().gravity_m_s2;
+    panel_.params.ground_enabled = true;
+    apply_world_settings(scene_.world(), panel_.params);
+    panel_.selected_body.reset();
+    if (renderer_) {
+        renderer_->set_obstacles(scene_.world().obstacles);
+    }
+    camera_.frame(scene_.initial_min(), scene_.initial_max());
+    const World& world = scene_.world();
+    spdlog::info("{}: {} vertices, {} tets{}", scene_.body_name(), scene_.mesh().vertex_count(),
+                 scene_.mesh().tet_count(),
+                 world.body_count() == 1 && world.obstacles.empty()
+                     ? ""
+                     : fmt::format(", {} bodies, {} obstacles", world.body_count(),
+                                   world.obstacles.size()));
+}
+
+void WindowApp::load_preset(PresetId id)
+{
+    after_load(scene_.load_preset(id), preset_info(id).suggested_youngs_pa);
+}
+
+void WindowApp::load_builtin_scene(const std::string& name)
+{
+    after_load(scene_.load_builtin_scene(name), panel_.params.youngs_modulus_pa);
+}
+
+bool WindowApp::install_loaded(Result<World> loaded)
+{
+    const bool first_world = !scene_.loaded();
+    if (loaded) {
+        if (!first_world) {
+            mouse_grab_.end(scene_);
+        }
+        // The first world keeps the material of the command line.
+        const float youngs_pa = first_world ? panel_.params.youngs_modulus_pa : kLoadedBodyYoungsPa;
+        Result<std::string> installed = scene_.install_world(std::move(loaded), std::nullopt);
+        if (installed) {
+            after_load(installed, youngs_pa);
+            return true;
+        }
+        // The mesh was fine; its solver was not (too large for the GPU).
+        spdlog::error("{}", installed.error());
+        panel_.load_error = installed.error();
+        panel_.show_mesh_file_section = true;
+    }
+    // A failed or cancelled load was logged and shown when it ended.
+    if (!first_world) {
+        return true;  // the running world is untouched
+    }
+    spdlog::info("starting on the {} preset instead", preset_info(options_.preset).name);
+    load_preset(options_.preset);
+    if (options_.youngs_modulus_pa) {
+        panel_.params.youngs_modulus_pa = *options_.youngs_modulus_pa;
+    }
+    return scene_.loaded();
+}
+
+bool WindowApp::drags_fit_the_world()
+{
+    Result<bool> valid = drags_.validate(scene_.mesh());
+    if (!valid) spdlog::error("{}", valid.error());
+    return valid.ok();
+}
+
 }  // namespace
 
 int run_window_app(const Options& options)
 {
-    glfwSetErrorCallback([](int code, const char* text) {
-        spdlog::warn("GLFW error {}: {}", code, text);
-    });
-    if (!glfwInit()) {
-        spdlog::error("cannot initialise GLFW: no display? (try --headless)");
+    Result<std::unique_ptr<WindowPlatform>> platform = WindowPlatform::open(options.size);
+    if (!platform) {
+        spdlog::error("{}", platform.error());
         return 1;
     }
-    GLFWwindow* window = create_window(options.size);
-    if (window == nullptr) {
-        spdlog::error("cannot create a window with an OpenGL 3.3 or newer core context");
-        glfwTerminate();
-        return 1;
-    }
-    glfwMakeContextCurrent(window);
-    if (gladLoadGL(glfwGetProcAddress) == 0) {
-        spdlog::error("cannot load the OpenGL functions");
-        glfwDestroyWindow(window);
-        glfwTerminate();
-        return 1;
-    }
-    glfwSwapInterval(1);
-    const int gl_version = gl_context_version();
-    spdlog::info("OpenGL {}", gl_context_description());
-
-    InputEvents events;
-    glfwSetWindowUserPointer(window, &events);
-    glfwSetKeyCallback(window, key_callback);
-    glfwSetScrollCallback(window, scroll_callback);
-    glfwSetDropCallback(window, drop_callback);
-
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGui::StyleColorsDark();
-    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini left in the working directory
-    float scale_x = 1.0f;
-    float scale_y = 1.0f;
-    glfwGetWindowContentScale(window, &scale_x, &scale_y);
-    ImGui::GetIO().FontGlobalScale = scale_y;
-    ImGui_ImplGlfw_InitForOpenGL(window, true);  // chains to the callbacks above
-    ImGui_ImplOpenGL3_Init(gl_version >= 43 ? "#version 430 core" : "#version 330 core");
-
+    // The application (and every GL object it owns) goes before the platform
+    // takes the context down.
     int exit_code = 0;
     {
-        const ShaderLibrary shaders;
-        Scene scene(shaders, gl_version >= kMinimumComputeGlVersion);
-        scene.set_cpu_threads(options.threads_or_default());
-        PanelState panel;
-        panel.grab_stiffness_n_per_m = options.grab_stiffness_n_per_m;
-        panel.gl_description = gl_context_description();
-        panel.params = params_from_options(options);
-        OrbitCamera camera;
-        std::snprintf(panel.mesh_path, sizeof panel.mesh_path, "%s", options.mesh_path.c_str());
-        panel.mesh_resolution = options.mesh_resolution;
-        Result<std::unique_ptr<Renderer>> created = Renderer::create(shaders);
-        std::unique_ptr<Renderer> renderer;
-        if (created) {
-            renderer = std::move(created).value();
-        } else {
-            spdlog::error("{}", created.error());
-            panel.solver_note = created.error();
-        }
-        WindowLoads loads;
-        if (!options.mesh_path.empty() || names_scene_file(options.scene)) {
-            // In the background like any other file: the window opens at
-            // once and draws the empty stage until this first world is there.
-            loads.request(options.mesh_path.empty() ? options.scene : options.mesh_path,
-                          options.mesh_resolution, panel);
-        } else {
-            if (options.scene.empty()) {
-                apply_preset(scene, options.preset, panel, camera, renderer.get());
-            } else {
-                apply_builtin_scene(scene, options.scene, panel, camera, renderer.get());
-            }
-            if (!scene.loaded()) {
-                exit_code = 1;
-            }
-            if (options.youngs_modulus_pa) {
-                panel.params.youngs_modulus_pa = *options.youngs_modulus_pa;
-                for (BodyMaterial& m : panel.params.body_materials) {
-                    m.youngs_modulus_pa = *options.youngs_modulus_pa;
-                }
-            }
-        }
-        if (exit_code == 0 && options.solver_or_default() == "cpu") {
-            scene.set_solver(SolverKind::cpu);  // without a body yet, the first one starts on it
-        }
-
-        Result<std::unique_ptr<GrabOverlay>> overlay_created = GrabOverlay::create(shaders);
-        std::unique_ptr<GrabOverlay> grab_overlay;
-        if (overlay_created) {
-            grab_overlay = std::move(overlay_created).value();
-        } else {
-            spdlog::error("{}", overlay_created.error());
-        }
-        MouseGrab mouse_grab;
-        bool left_was_down = false;
-        DragScript drags(options.drags, options.grab_stiffness_n_per_m);
-        // Checked against the first body, whenever it is there.
-        const auto drags_fit_the_body = [&] {
-            Result<bool> valid = drags.validate(scene.mesh());
-            if (!valid) spdlog::error("{}", valid.error());
-            return valid.ok();
-        };
-        if (scene.loaded() && !drags_fit_the_body()) {
-            exit_code = 2;
-        }
-
-
-        GpuTimer gpu_timer;
-        bool timer_works = false;
-        FrameClock clock;
-        CameraMouse mouse;
-        int frames_simulated = 0;
-        auto last = std::chrono::steady_clock::now();
-        while (exit_code == 0 && !glfwWindowShouldClose(window)) {
-            glfwPollEvents();
-            const auto now = std::chrono::steady_clock::now();
-            const double elapsed_s = std::chrono::duration<double>(now - last).count();
-            last = now;
-
-            glm::ivec2 framebuffer(0);
-            glfwGetFramebufferSize(window, &framebuffer.x, &framebuffer.y);
-            if (framebuffer.x == 0 || framebuffer.y == 0) {
-                // Minimised: nothing to draw; do not spin.
-                glfwWaitEventsTimeout(0.1);
-                clock.clear();
-                continue;
-            }
-
-            for (; !events.keys.empty(); events.keys.pop_front()) {
-                handle_key(events.keys.front(), panel, window);
-            }
-            mouse.update(window, camera, static_cast<float>(framebuffer.y));
-            const float aspect = static_cast<float>(framebuffer.x) / framebuffer.y;
-            const CameraView view = camera.view(aspect);
-            glm::ivec2 window_size(0);
-            glfwGetWindowSize(window, &window_size.x, &window_size.y);
-            double cursor_x = 0.0;
-            double cursor_y = 0.0;
-            glfwGetCursorPos(window, &cursor_x, &cursor_y);
-            const Ray ray = cursor_ray(view, glm::vec2(cursor_x, cursor_y), glm::vec2(window_size));
-            const bool left_down =
-                glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
-            if (left_down && !left_was_down && !ImGui::GetIO().WantCaptureMouse && scene.loaded() &&
-                mouse_grab.begin(scene, ray, view, panel.grab_stiffness_n_per_m)) {
-                const glm::vec3 at = mouse_grab.grab().target_m;
-                // Grabbing a body selects it: the material sliders edit it.
-                const size_t body = scene.world().vertex_body[mouse_grab.grab().vertices.x];
-                if (scene.world().body_count() > 1) {
-                    panel.selected_body = body;
-                }
-                spdlog::info("grabbed the body {} ({}) at ({:.3f}, {:.3f}, {:.3f}) m", body + 1,
-                             scene.world().bodies[body].name, at.x, at.y, at.z);
-                if (panel.paused) {
-                    // Like the best demos: grabbing a paused body starts it.
-                    panel.paused = false;
-                    spdlog::info("grabbing starts the simulation");
-                }
-            } else if (!left_down && left_was_down && mouse_grab.active()) {
-                mouse_grab.end(scene);
-                spdlog::info("released");
-            }
-            left_was_down = left_down;
-            mouse_grab.drag(ray);
-            const float wheel = std::exchange(events.scroll_steps, 0.0f);
-            if (mouse_grab.active()) {
-                mouse_grab.push(-wheel, view);  // wheel up pulls the body nearer
-            } else {
-                camera.zoom(wheel);
-            }
-
-            if (panel.preset_requested) {
-                mouse_grab.end(scene);
-                apply_preset(scene, *std::exchange(panel.preset_requested, std::nullopt), panel,
-                             camera, renderer.get());
-                clock.clear();
-            }
-            if (panel.scene_requested) {
-                mouse_grab.end(scene);
-                apply_builtin_scene(scene, *std::exchange(panel.scene_requested, std::nullopt),
-                                    panel, camera, renderer.get());
-                clock.clear();
-            }
-            for (; !events.dropped_files.empty(); events.dropped_files.pop_front()) {
-                panel.file_requested = events.dropped_files.front();
-                std::snprintf(panel.mesh_path, sizeof panel.mesh_path, "%s",
-                              panel.file_requested->c_str());
-            }
-            if (panel.file_requested) {
-                loads.request(*std::exchange(panel.file_requested, std::nullopt),
-                              panel.mesh_resolution, panel);
-            }
-            if (std::exchange(panel.cancel_load_requested, false)) {
-                loads.cancel();
-            }
-            if (std::optional<Result<World>> finished = loads.poll(panel)) {
-                const bool first_body = !scene.loaded();
-                if (!install_loaded_file(std::move(*finished), scene, panel, camera,
-                                         renderer.get(), mouse_grab, options)) {
-                    exit_code = 1;
-                    break;
-                }
-                if (first_body && !drags_fit_the_body()) {
-                    exit_code = 2;
-                    break;
-                }
-                clock.clear();
-            }
-            if (std::exchange(panel.reset_requested, false)) {
-                mouse_grab.end(scene);
-                scene.reset();
-                clock.clear();
-            }
-            if (panel.solver_requested) {
-                Result<bool> switched =
-                    scene.set_solver(*std::exchange(panel.solver_requested, std::nullopt));
-                panel.solver_note = switched ? "" : switched.error();
-                if (!switched) spdlog::warn("{}", switched.error());
-            }
-            if (std::exchange(panel.reload_shaders_requested, false)) {
-                Result<bool> reloaded = scene.reload_shaders();
-                if (reloaded) {
-                    spdlog::info("shaders reloaded");
-                    panel.solver_note.clear();
-                } else {
-                    spdlog::error("{} (keeping the previous shaders)", reloaded.error());
-                    panel.solver_note = "shader reload failed, previous shaders kept: see the log";
-                }
-            }
-
-            if (!scene.loaded()) {
-                clock.clear();  // nothing to simulate until the first body is there
-            }
-            int steps = panel.paused || !scene.loaded() ? 0 : clock.steps_due(elapsed_s);
-            if (std::exchange(panel.step_requested, false) && scene.loaded()) {
-                steps = 1;
-            }
-            if (options.frames) {
-                steps = std::min(steps, *options.frames - frames_simulated);  // quit after N
-            }
-            if (steps > 0) {
-                std::string note;
-                const SimParams params = sanitized(panel.params, &note);
-                if (!note.empty()) {
-                    spdlog::warn("parameters clamped to their limits: {}", note);
-                    panel.params = params;  // show the clamped values
-                }
-                // GPU time from timer queries once they have shown a sane value;
-                // until then (or where they never do) wall time around a
-                // fenced step.
-                mouse_grab.apply(scene, panel.grab_stiffness_n_per_m, steps * kFrameSeconds);
-                const bool on_gpu = scene.solver_kind() == SolverKind::gpu;
-                const bool use_timer = on_gpu && timer_works;
-                const auto start = std::chrono::steady_clock::now();
-                if (on_gpu) gpu_timer.begin();
-                for (int i = 0; i < steps; ++i) {
-                    drags.before_frame(frames_simulated + i, scene.solver());
-                    scene.step_frame(params);
-                }
-                if (on_gpu) gpu_timer.end(steps);
-                if (on_gpu && !use_timer) glFinish();
-                const double wall_ms =
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                              start).count();
-                const std::optional<double> gpu_ms = on_gpu ? gpu_timer.latest_ms() : std::nullopt;
-                timer_works = timer_works || (gpu_ms && *gpu_ms > 0.0 && *gpu_ms < 10000.0);
-                if (use_timer && gpu_ms) {
-                    panel.simulation_ms = *gpu_ms;
-                    panel.simulation_timing = "GPU timer query";
-                } else {
-                    panel.simulation_ms = wall_ms / steps;
-                    panel.simulation_timing = on_gpu ? "wall time, fenced" : "CPU wall time";
-                }
-                push_history(panel.simulation_ms_history, static_cast<float>(panel.simulation_ms));
-                panel.residual = scene.solver().latest_mean_residual();
-                if (panel.residual) {
-                    push_history(panel.residual_history, *panel.residual);
-                }
-                frames_simulated += steps;
-            }
-            panel.frame_ms = elapsed_s * 1000.0;
-            panel.display_fps = ImGui::GetIO().Framerate;
-
-            glBindFramebuffer(GL_FRAMEBUFFER, 0);
-            glViewport(0, 0, framebuffer.x, framebuffer.y);
-            if (scene.loaded()) {
-                scene.set_highlighted_body(panel.selected_body);
-            }
-            if (renderer) {
-                RenderOptions render_options;
-                render_options.wireframe = panel.wireframe;
-                const BodyDrawData body = scene.draw_data();
-                renderer->draw(body, view, framebuffer, render_options);
-                const float pixel_scale = static_cast<float>(framebuffer.y) / window_size.y;
-                if (grab_overlay && mouse_grab.active()) {
-                    grab_overlay->draw(body.position_buffer, mouse_grab.grab(), view, pixel_scale);
-                } else if (grab_overlay && drags.current()) {
-                    grab_overlay->draw(body.position_buffer, *drags.current(), view, pixel_scale);
-                }
-            } else {
-                glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
-                glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-            }
-            glDisable(GL_FRAMEBUFFER_SRGB);  // ImGui's colours are already sRGB
-
-            ImGui_ImplOpenGL3_NewFrame();
-            ImGui_ImplGlfw_NewFrame();
-            ImGui::NewFrame();
-            draw_panel(panel, scene);
-            ImGui::Render();
-            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-            if (std::exchange(panel.screenshot_requested, false)) {
-                take_screenshot(timestamped_screenshot_name(), framebuffer);
-            }
-            const bool finishing = options.frames && frames_simulated >= *options.frames;
-            if (finishing && !options.screenshot_path.empty() &&
-                !take_screenshot(options.screenshot_path, framebuffer)) {
-                exit_code = 1;  // the run was for this picture
-            }
-            glfwSwapBuffers(window);
-            if (finishing) {
-                break;
-            }
-        }
-        loads.cancel_and_wait();  // Esc or a closed window during a load
+        WindowApp app(*platform.value(), options);
+        exit_code = app.run();
     }
-    ImGui_ImplOpenGL3_Shutdown();
-    ImGui_ImplGlfw_Shutdown();
-    ImGui::DestroyContext();
-    glfwDestroyWindow(window);
-    glfwTerminate();
     return exit_code;
 }
