@@ -95,7 +95,7 @@ double percentile(std::vector<double> values, double fraction)
 
 BenchRow time_solver(Solver& solver, const SimParams& params, std::optional<int> timed_frames)
 {
-    const bool gpu = std::string(solver.name()) == "gpu";
+    const bool gpu = solver.runs_on_gpu();
     FrameTimer timer(gpu);
     const Clock::time_point warmup_start = Clock::now();
     for (int frame = 0; frame < kWarmupFrames || ms_since(warmup_start) < kWarmupMs; ++frame) {

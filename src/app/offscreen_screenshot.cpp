@@ -36,14 +36,14 @@ Result<bool> render_offscreen_screenshot(const std::string& path, glm::ivec2 siz
         body.bounds_max = glm::max(body.bounds_max, p);
     }
     std::unique_ptr<BodyBuffers> uploaded;
-    if (const auto* gpu = dynamic_cast<const GpuSolver*>(&solver)) {
-        body.position_buffer = gpu->position_buffer();
-        body.normal_buffer = gpu->normal_buffer();
-        body.triangle_buffer = gpu->triangle_buffer();
+    const SurfaceSource source = solver.surface_source();
+    if (source.position_buffer != 0) {
+        body.position_buffer = source.position_buffer;
+        body.normal_buffer = source.normal_buffer;
+        body.triangle_buffer = source.triangle_buffer;
     } else {
-        const auto& cpu = static_cast<const CpuSolver&>(solver);
         uploaded = std::make_unique<BodyBuffers>(mesh);
-        uploaded->upload(cpu.positions(), cpu.normals());
+        uploaded->upload(*source.positions, *source.normals);
         body.position_buffer = uploaded->position_buffer();
         body.normal_buffer = uploaded->normal_buffer();
         body.triangle_buffer = uploaded->triangle_buffer();

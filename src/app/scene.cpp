@@ -145,11 +145,7 @@ Result<bool> Scene::set_solver(SolverKind kind)
 
 Result<bool> Scene::reload_shaders()
 {
-    auto* gpu = dynamic_cast<GpuSolver*>(solver_.get());
-    if (gpu == nullptr) {
-        return Result<bool>::failure("the CPU solver runs no shaders");
-    }
-    return gpu->reload_shaders(shaders_);
+    return solver_->reload_shaders();
 }
 
 void Scene::step_frame(const SimParams& params)
@@ -170,14 +166,14 @@ BodyDrawData Scene::draw_data()
     const glm::vec3 pad(3.0f, 0.5f, 3.0f);
     data.bounds_min = glm::vec3(initial_min_.x, 0.0f, initial_min_.z) - pad;
     data.bounds_max = initial_max_ + pad;
-    if (auto* gpu = dynamic_cast<GpuSolver*>(solver_.get())) {
-        data.position_buffer = gpu->position_buffer();
-        data.normal_buffer = gpu->normal_buffer();
-        data.triangle_buffer = gpu->triangle_buffer();
+    const SurfaceSource source = solver_->surface_source();
+    if (source.position_buffer != 0) {
+        data.position_buffer = source.position_buffer;
+        data.normal_buffer = source.normal_buffer;
+        data.triangle_buffer = source.triangle_buffer;
         return data;
     }
-    auto* cpu = static_cast<CpuSolver*>(solver_.get());
-    cpu_buffers_->upload(cpu->positions(), cpu->normals());
+    cpu_buffers_->upload(*source.positions, *source.normals);
     data.position_buffer = cpu_buffers_->position_buffer();
     data.normal_buffer = cpu_buffers_->normal_buffer();
     data.triangle_buffer = cpu_buffers_->triangle_buffer();

@@ -15,6 +15,13 @@
 class CpuSolver final : public Solver {
 public:
     const char* name() const override { return "cpu"; }
+    SurfaceSource surface_source() const override
+    {
+        SurfaceSource source;
+        source.positions = &positions_;
+        source.normals = &normals_;
+        return source;
+    }
     std::string how_it_runs() const override;
     using Solver::load;
     void load(std::shared_ptr<const World> world) override;

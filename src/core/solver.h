@@ -5,22 +5,46 @@
 
 #include "core/grab.h"
 #include "core/pass_times.h"
+#include "core/result.h"
 #include "core/sim_params.h"
 #include "core/tet_mesh.h"
 #include "core/world.h"
 
 #include <glm/glm.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+// Where a solver's deformed surface lives, for drawing: the GPU solver's own
+// buffers (GL buffer names: vec4 positions and normals, uint32 triangles),
+// or the CPU solver's arrays, which the caller uploads.
+struct SurfaceSource {
+    uint32_t position_buffer = 0;  // 0: none, use the arrays
+    uint32_t normal_buffer = 0;
+    uint32_t triangle_buffer = 0;
+    const std::vector<glm::vec3>* positions = nullptr;
+    const std::vector<glm::vec3>* normals = nullptr;
+};
 
 class Solver {
 public:
     virtual ~Solver() = default;
 
     virtual const char* name() const = 0;
+
+    // Whether its frames run on the GPU: their time is then measured behind a
+    // fence or with timer queries, not by the CPU's clock alone.
+    virtual bool runs_on_gpu() const { return false; }
+
+    virtual SurfaceSource surface_source() const = 0;
+
+    // Recompiles the solver's shaders from their files; on failure the
+    // running ones stay and the error says why. A solver without shaders
+    // says so.
+    virtual Result<bool> reload_shaders() { return Result<bool>::failure(std::string(name()) + " solver runs no shaders"); }
 
     // How it runs, for the panel (e.g. the CPU's instruction set and
     // threads); empty when there is nothing to add to the name.

@@ -127,6 +127,7 @@ Result<std::unique_ptr<GpuSolver>> GpuSolver::create(const ShaderLibrary& shader
     }
     std::unique_ptr<GpuSolver> solver(new GpuSolver());
     solver->programs_ = std::move(programs).value();
+    solver->shaders_ = shaders;
     solver->parameters_ = make_buffer();
     glBindBuffer(GL_UNIFORM_BUFFER, solver->parameters_.get());
     glBufferData(GL_UNIFORM_BUFFER, sizeof(SimParametersBlock), nullptr, GL_DYNAMIC_DRAW);
@@ -620,4 +621,13 @@ void GpuSolver::read_positions(std::vector<glm::vec3>& out) const
 void GpuSolver::read_velocities(std::vector<glm::vec3>& out) const
 {
     read_vec4_buffer(kVelocities, out);
+}
+
+SurfaceSource GpuSolver::surface_source() const
+{
+    SurfaceSource source;
+    source.position_buffer = buffers_[kPositions].get();
+    source.normal_buffer = buffers_[kNormals].get();
+    source.triangle_buffer = buffers_[kTriangles].get();
+    return source;
 }

@@ -17,6 +17,10 @@ public:
     static Result<std::unique_ptr<GpuSolver>> create(const ShaderLibrary& shaders);
 
     const char* name() const override { return "gpu"; }
+    bool runs_on_gpu() const override { return true; }
+    SurfaceSource surface_source() const override;
+    // From the files of the library it was created with.
+    Result<bool> reload_shaders() override { return reload_shaders(shaders_); }
     using Solver::load;
     void load(std::shared_ptr<const World> world) override;
     void set_state(const std::vector<glm::vec3>& positions,
@@ -142,6 +146,7 @@ private:
     void read_vec4_buffer(Binding binding, std::vector<glm::vec3>& out) const;
 
     Programs programs_;
+    ShaderLibrary shaders_;  // where reload_shaders() reads them again
     std::shared_ptr<const World> world_;
     std::shared_ptr<const TetMesh> mesh_;  // the world's
     std::vector<BodyMaterial> materials_;   // per body, what the buffers hold
