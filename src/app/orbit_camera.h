@@ -15,6 +15,8 @@ public:
     void zoom(float wheel_steps);
 
     CameraView view(float aspect) const;
+    // The point the camera looks at and orbits: where new bodies are added.
+    glm::vec3 focus() const { return target_; }
 
 private:
     glm::vec3 target_{0.0f, 0.5f, 0.0f};

@@ -239,8 +239,23 @@ void draw_panel(PanelState& s, const Scene& scene)
     }
     if (!scene.loaded()) {
         ImGui::TextDisabled("No body yet: the first one is loading.");
-    } else if (!scene.preset() && !running) {
-        ImGui::TextWrapped("Running: %s", scene.body_name().c_str());
+    } else {
+        if (!scene.preset() && !running) {
+            ImGui::TextWrapped("Running: %s", scene.body_name().c_str());
+        }
+        if (ImGui::CollapsingHeader("Add and remove bodies")) {
+            ImGui::TextUnformatted("Add above the camera's focus:");
+            for (const Preset& p : all_presets()) {
+                ImGui::SameLine();
+                if (ImGui::SmallButton(p.name)) s.add_requested = p.id;
+            }
+            ImGui::BeginDisabled(!s.selected_body || scene.world().body_count() < 2);
+            if (ImGui::Button("Delete the selected body (Del)")) s.remove_requested = true;
+            ImGui::EndDisabled();
+            ImGui::SameLine();
+            if (ImGui::Button("Throw a cube (T)")) s.throw_requested = true;
+            ImGui::TextDisabled("T throws it from the camera along the cursor's ray.");
+        }
     }
     if (ImGui::Button("Reset (R)")) s.reset_requested = true;
     ImGui::SameLine();
@@ -276,7 +291,8 @@ void draw_panel(PanelState& s, const Scene& scene)
     }
     ImGui::TextDisabled("Left drag grabs (wheel: nearer/farther), right drag\n"
                         "orbits, middle drag pans, wheel zooms.\n"
-                        "1-4 presets, C body contact, F12 screenshot, Esc quit.");
+                        "1-4 presets, C body contact, T throw a cube,\n"
+                        "Del delete the selected body, F12 screenshot, Esc quit.");
     ImGui::PopItemWidth();
     ImGui::End();
 }

@@ -27,6 +27,9 @@ struct PanelState {
     bool screenshot_requested = false;
     std::optional<PresetId> preset_requested;
     std::optional<std::string> scene_requested;  // a built-in scene by name
+    std::optional<PresetId> add_requested;       // a preset into the running world
+    bool remove_requested = false;               // the selected body out of it
+    bool throw_requested = false;                // a small cube along the cursor's ray
     std::optional<std::string> file_requested;  // from the path field or a dropped file
     bool cancel_load_requested = false;
 

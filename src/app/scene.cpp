@@ -192,3 +192,71 @@ void Scene::upload_body_colors()
 {
     body_colors_ = world_ ? make_body_albedo_buffer(*world_, highlighted_body_) : GlBuffer();
 }
+
+Result<std::string> Scene::add_body(BodyDesc body)
+{
+    if (!loaded()) {
+        return Result<std::string>::failure("no world to add a body to yet");
+    }
+    std::vector<BodyDesc> bodies = placed_body_descs(*world_);
+    std::vector<size_t> kept(bodies.size());
+    for (size_t b = 0; b < kept.size(); ++b) kept[b] = b;
+    bodies.push_back(std::move(body));
+    return rebuild_world(std::move(bodies), kept);
+}
+
+Result<std::string> Scene::remove_body(size_t body)
+{
+    if (!loaded() || body >= world_->body_count()) {
+        return Result<std::string>::failure("no such body");
+    }
+    if (world_->body_count() == 1) {
+        return Result<std::string>::failure("the last body stays: load another world instead");
+    }
+    std::vector<BodyDesc> bodies = placed_body_descs(*world_);
+    bodies.erase(bodies.begin() + static_cast<std::ptrdiff_t>(body));
+    std::vector<size_t> kept;
+    for (size_t b = 0; b < world_->body_count(); ++b) {
+        if (b != body) kept.push_back(b);
+    }
+    return rebuild_world(std::move(bodies), kept);
+}
+
+Result<std::string> Scene::rebuild_world(std::vector<BodyDesc> bodies,
+                                         const std::vector<size_t>& kept)
+{
+    const std::shared_ptr<const World> old = world_;
+    std::vector<glm::vec3> old_positions;
+    std::vector<glm::vec3> old_velocities;
+    solver_->read_positions(old_positions);
+    solver_->read_velocities(old_velocities);
+    WorldDesc desc = world_desc_without_bodies(*old);
+    desc.bodies = std::move(bodies);
+    Result<World> assembled = assemble_world(desc);
+    if (!assembled) {
+        return Result<std::string>::failure(assembled.error());
+    }
+    // The kept bodies come first, in order, each with as many vertices as
+    // before (their rest shapes were prepared once already).
+    const World& next = assembled.value();
+    std::vector<glm::vec3> positions = next.mesh->rest_positions;
+    std::vector<glm::vec3> velocities = next.initial_velocities;
+    for (size_t b = 0; b < kept.size(); ++b) {
+        const WorldBody& from = old->bodies[kept[b]];
+        const WorldBody& to = next.bodies[b];
+        if (from.vertex_count != to.vertex_count) {
+            return Result<std::string>::failure("body " + std::to_string(b + 1) +
+                                                " changed when the world was rebuilt");
+        }
+        std::copy_n(old_positions.begin() + from.first_vertex, from.vertex_count,
+                    positions.begin() + to.first_vertex);
+        std::copy_n(old_velocities.begin() + from.first_vertex, from.vertex_count,
+                    velocities.begin() + to.first_vertex);
+    }
+    const std::optional<std::string> scene = builtin_scene_;
+    Result<std::string> installed = install_world(std::move(assembled), std::nullopt, scene);
+    if (installed) {
+        solver_->set_state(positions, velocities);
+    }
+    return installed;
+}

@@ -44,6 +44,13 @@ public:
     // Restarts the body from its placed pose; nothing without a body.
     void reset();
 
+    // Adds a body to the running world; the bodies already there keep
+    // their positions and velocities. Reset then restarts the new world
+    // from where every body was placed.
+    Result<std::string> add_body(BodyDesc body);
+    // Removes a body the same way; the last body cannot be removed.
+    Result<std::string> remove_body(size_t body);
+
     // Switching hands the current state over (one read-back, on request).
     // Asking for the GPU without compute shaders fails with the reason.
     Result<bool> set_solver(SolverKind kind);
@@ -86,6 +93,11 @@ public:
 
 private:
     Result<std::unique_ptr<Solver>> make_solver(SolverKind kind);
+    // Installs a world made of `bodies` in this one's surroundings, carrying
+    // over the state of the old bodies `kept` (indices, in the new order)
+    // and giving the others their start.
+    Result<std::string> rebuild_world(std::vector<BodyDesc> bodies,
+                                      const std::vector<size_t>& kept);
     // Each body its own colour (one body keeps the renderer's), brighter
     // when highlighted.
     void upload_body_colors();

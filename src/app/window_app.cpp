@@ -11,6 +11,7 @@
 #include "app/window_loads.h"
 #include "app/window_platform.h"
 #include "core/body_materials.h"
+#include "core/lattice.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gpu_timer.h"
 #include "gpu/grab_overlay.h"
@@ -120,6 +121,9 @@ private:
     bool install_loaded(Result<World> loaded);
     // --drag against the first world, whenever it is there.
     bool drags_fit_the_world();
+    // Bodies into and out of the running world, from the panel and keys.
+    void edit_world();
+    void add_body(BodyDesc body, const char* what);
 
     WindowPlatform& platform_;
     const Options& options_;
@@ -138,6 +142,7 @@ private:
     FrameClock clock_;
     CameraMouse camera_mouse_;
     int frames_simulated_ = 0;
+    Ray cursor_ray_{};  // this frame's, for throwing
     std::chrono::steady_clock::time_point last_frame_ = std::chrono::steady_clock::now();
     int exit_code_ = 0;
 };
@@ -232,6 +237,8 @@ void WindowApp::handle_key(int key)
     case GLFW_KEY_N: panel_.step_requested = true; break;
     case GLFW_KEY_W: panel_.wireframe = !panel_.wireframe; break;
     case GLFW_KEY_C: panel_.params.body_contact = !panel_.params.body_contact; break;
+    case GLFW_KEY_T: panel_.throw_requested = true; break;
+    case GLFW_KEY_DELETE: panel_.remove_requested = true; break;
     case GLFW_KEY_F5: panel_.reload_shaders_requested = true; break;
     case GLFW_KEY_F12: panel_.screenshot_requested = true; break;
     case GLFW_KEY_ESCAPE: platform_.request_close(); break;
@@ -249,6 +256,7 @@ void WindowApp::read_input(const CameraView& view, glm::ivec2 window_size)
     double cursor_y = 0.0;
     glfwGetCursorPos(window, &cursor_x, &cursor_y);
     const Ray ray = cursor_ray(view, glm::vec2(cursor_x, cursor_y), glm::vec2(window_size));
+    cursor_ray_ = ray;
     const bool left_down = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
     if (left_down && !left_was_down_ && !ImGui::GetIO().WantCaptureMouse && scene_.loaded() &&
         mouse_grab_.begin(scene_, ray, view, panel_.grab_stiffness_n_per_m)) {
@@ -315,6 +323,9 @@ void WindowApp::handle_requests()
             return;
         }
         clock_.clear();
+    }
+    if (scene_.loaded()) {
+        edit_world();
     }
     if (std::exchange(panel_.reset_requested, false)) {
         mouse_grab_.end(scene_);
@@ -501,6 +512,75 @@ bool WindowApp::install_loaded(Result<World> loaded)
         panel_.params.youngs_modulus_pa = *options_.youngs_modulus_pa;
     }
     return scene_.loaded();
+}
+
+void WindowApp::add_body(BodyDesc body, const char* what)
+{
+    mouse_grab_.end(scene_);
+    const BodyMaterial material = body.material.value_or(panel_.params.material());
+    Result<std::string> added = scene_.add_body(std::move(body));
+    if (!added) {
+        spdlog::error("cannot add {}: {}", what, added.error());
+        panel_.solver_note = added.error();
+        return;
+    }
+    // The bodies that had their own materials keep them; the new one too.
+    if (!panel_.params.body_materials.empty() || !(material == panel_.params.material())) {
+        panel_.params.body_materials.resize(scene_.world().body_count() - 1,
+                                            panel_.params.material());
+        panel_.params.body_materials.push_back(material);
+    }
+    spdlog::info("added {}: {} bodies, {} tets", what, scene_.world().body_count(),
+                 scene_.mesh().tet_count());
+}
+
+void WindowApp::edit_world()
+{
+    if (const std::optional<PresetId> id = std::exchange(panel_.add_requested, std::nullopt)) {
+        Result<TetMeshDesc> mesh = make_preset_mesh(*id, PresetPose::upright);
+        if (!mesh) {
+            spdlog::error("{}", mesh.error());
+            return;
+        }
+        BodyDesc body;
+        body.mesh = std::move(mesh).value();
+        body.preset = id;
+        // Above the camera's focus, high enough to clear what is there.
+        const glm::vec3 focus = camera_.focus();
+        body.position_m = glm::vec3(focus.x, std::max(focus.y, 0.0f) + 1.5f, focus.z);
+        body.material = BodyMaterial{preset_info(*id).suggested_youngs_pa, 0.3f, 1000.0f};
+        add_body(std::move(body), preset_info(*id).name);
+    }
+    if (std::exchange(panel_.throw_requested, false)) {
+        // A 0.25 m jelly cube from just in front of the camera, at 8 m/s.
+        BodyDesc body;
+        body.mesh = box_lattice(glm::ivec3(4), glm::vec3(-0.125f), glm::vec3(0.25f));
+        body.mesh.name = "thrown cube";
+        body.position_m = cursor_ray_.origin_m + 0.6f * cursor_ray_.direction;
+        body.velocity_m_s = 8.0f * cursor_ray_.direction;
+        body.material = BodyMaterial{3.0e5f, 0.3f, 1000.0f};
+        add_body(std::move(body), "a thrown cube");
+    }
+    if (std::exchange(panel_.remove_requested, false)) {
+        if (!panel_.selected_body) {
+            spdlog::warn("nothing selected to delete: grab a body first");
+            return;
+        }
+        const size_t body = *panel_.selected_body;
+        mouse_grab_.end(scene_);
+        Result<std::string> removed = scene_.remove_body(body);
+        if (!removed) {
+            spdlog::warn("cannot delete body {}: {}", body + 1, removed.error());
+            panel_.solver_note = removed.error();
+            return;
+        }
+        if (body < panel_.params.body_materials.size()) {
+            panel_.params.body_materials.erase(panel_.params.body_materials.begin() +
+                                               static_cast<std::ptrdiff_t>(body));
+        }
+        panel_.selected_body.reset();
+        spdlog::info("deleted body {}: {} bodies left", body + 1, scene_.world().body_count());
+    }
 }
 
 bool WindowApp::drags_fit_the_world()

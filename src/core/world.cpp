@@ -180,3 +180,38 @@ std::shared_ptr<const World> single_body_world(std::shared_ptr<const TetMesh> me
     world->mesh = std::move(mesh);
     return world;
 }
+
+std::vector<BodyDesc> placed_body_descs(const World& world)
+{
+    const TetMesh& mesh = *world.mesh;
+    std::vector<BodyDesc> descs(world.body_count());
+    for (size_t b = 0; b < descs.size(); ++b) {
+        const WorldBody& body = world.bodies[b];
+        BodyDesc& desc = descs[b];
+        desc.mesh.name = body.name;
+        desc.preset = body.preset;
+        desc.material = body.material;
+        const uint32_t first = body.first_vertex;
+        desc.mesh.positions.assign(mesh.rest_positions.begin() + first,
+                                   mesh.rest_positions.begin() + first + body.vertex_count);
+        for (uint32_t t = body.first_tet; t < body.first_tet + body.tet_count; ++t) {
+            desc.mesh.tets.push_back(mesh.tets[t] - glm::uvec4(first));
+        }
+        for (uint32_t v = 0; v < body.vertex_count; ++v) {
+            if (mesh.pinned[first + v]) {
+                desc.mesh.pinned_vertices.push_back(v);
+            }
+        }
+    }
+    return descs;
+}
+
+WorldDesc world_desc_without_bodies(const World& world)
+{
+    WorldDesc desc;
+    desc.name = world.name;
+    desc.obstacles = world.obstacles;
+    desc.gravity_m_s2 = world.gravity_m_s2;
+    desc.ground = world.ground;
+    return desc;
+}

@@ -79,6 +79,14 @@ inline constexpr size_t kMaxObstacles = 32;
 // prepare_tet_mesh.
 Result<World> assemble_world(const WorldDesc& desc, LoadProgress* progress = nullptr);
 
+// The world's bodies as they were placed, each with its rest shape where it
+// started, its preset and material: to build a world with a body more or
+// less (edit_world.h). Velocities are zero; the caller carries the state.
+std::vector<BodyDesc> placed_body_descs(const World& world);
+
+// The world description with the same obstacles, gravity and ground.
+WorldDesc world_desc_without_bodies(const World& world);
+
 // A world of one prepared body at rest, with nothing else in it.
 std::shared_ptr<const World> single_body_world(std::shared_ptr<const TetMesh> mesh);
 
