@@ -6,6 +6,7 @@
 
 #include "core/body_contacts.h"
 #include "core/body_materials.h"
+#include "core/contact_math.h"
 #include "core/lattice.h"
 #include "core/penetration.h"
 #include "core/sim_stats.h"
@@ -15,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -117,11 +119,33 @@ inline glm::dvec3 body_velocity(const World& world, const std::vector<glm::vec3>
     return weighted / total;
 }
 
+// The deepest any vertex lies inside any obstacle (0 when none is inside),
+// by the solvers' own signed distance.
+inline float deepest_in_obstacles(const World& world, const std::vector<glm::vec3>& positions)
+{
+    float deepest = 0.0f;
+    for (const Obstacle& o : world.obstacles) {
+        const glm::vec4 a_radius(o.a, o.radius_m);
+        const glm::vec4 b_shape(o.b, static_cast<float>(o.shape));
+        for (const glm::vec3& p : positions) {
+            glm::vec3 normal;
+            deepest = std::max(deepest,
+                               -contact_math::cm_obstacle_distance(p, a_radius, b_shape, normal));
+        }
+    }
+    return deepest;
+}
+
 inline float max_speed(const std::vector<glm::vec3>& velocities)
 {
     float fastest = 0.0f;
     for (const glm::vec3& v : velocities) fastest = std::max(fastest, glm::length(v));
     return fastest;
+}
+
+inline double seconds_since(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace contact_worlds

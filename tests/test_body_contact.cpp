@@ -16,11 +16,6 @@ using namespace contact_worlds;
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // How deep vertex v lies in the part of its own body away from it: inside a
 // tet whose corners all lay farther than `neighbourhood_m` from v in the
 // rest shape, measured to the nearest surface triangle that does not have v

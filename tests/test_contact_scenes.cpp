@@ -3,7 +3,6 @@
 #include "contact_worlds.h"
 #include "test_support.h"
 
-#include "core/contact_math.h"
 #include "core/scenes.h"
 
 #include <chrono>
@@ -18,38 +17,6 @@ std::shared_ptr<const World> builtin_world(const char* name)
     Result<WorldDesc> desc = make_builtin_scene(name);
     EXPECT_TRUE(desc.ok()) << desc.error();
     return desc.ok() ? assembled(desc.value()) : nullptr;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-float body_max_speed(const World& world, const std::vector<glm::vec3>& velocities, size_t b)
-{
-    const WorldBody& body = world.bodies[b];
-    float fastest = 0.0f;
-    for (uint32_t v = body.first_vertex; v < body.first_vertex + body.vertex_count; ++v) {
-        fastest = std::max(fastest, glm::length(velocities[v]));
-    }
-    return fastest;
-}
-
-// The deepest any vertex lies inside any obstacle (0 when none is inside),
-// by the solvers' own signed distance.
-float deepest_in_obstacles(const World& world, const std::vector<glm::vec3>& positions)
-{
-    float deepest = 0.0f;
-    for (const Obstacle& o : world.obstacles) {
-        const glm::vec4 a_radius(o.a, o.radius_m);
-        const glm::vec4 b_shape(o.b, static_cast<float>(o.shape));
-        for (const glm::vec3& p : positions) {
-            glm::vec3 normal;
-            deepest = std::max(deepest,
-                               -contact_math::cm_obstacle_distance(p, a_radius, b_shape, normal));
-        }
-    }
-    return deepest;
 }
 
 // A world of one body and one obstacle, run for 3 s; deepest_m is the
