@@ -42,6 +42,13 @@ RunReport calm_cube_report()
     r.stats.max_speed_m_s = 0.02f;
     r.stats.centroid_speed_m_s = 0.01f;
     r.mean_residual = 8e-8f;
+    BodyStats body;
+    body.vertices = 343;
+    body.tets = 1296;
+    body.centroid_m = r.stats.centroid_m;
+    body.min_y_m = r.stats.min_y_m;
+    r.bodies = {body};
+    r.max_penetration_m = 0.002;
     return r;
 }
 
@@ -74,8 +81,15 @@ TEST(StatsJson, EveryKeyInItsOrderWithItsValue)
     const std::vector<std::string> keys{
         "preset", "solver", "vertices", "tets", "frames", "diverged", "method", "substeps",
         "iterations", "youngs_modulus_pa", "poisson_ratio", "ms_per_frame", "min_y", "max_y",
-        "centroid", "inverted_tets", "nan_count", "max_speed", "centroid_speed", "mean_residual"};
+        "centroid", "inverted_tets", "nan_count", "max_speed", "centroid_speed", "mean_residual",
+        "bodies", "max_penetration_m"};
     EXPECT_EQ(keys_in_order(json), keys);
+    ASSERT_EQ(json["bodies"].size(), 1u);
+    EXPECT_EQ(keys_in_order(json["bodies"][0]),
+              (std::vector<std::string>{"vertices", "tets", "centroid", "min_y", "inverted_tets"}));
+    EXPECT_EQ(json["bodies"][0]["tets"], 1296);
+    EXPECT_EQ(json["bodies"][0]["centroid"][1].get<float>(), 0.25f);
+    EXPECT_EQ(json["max_penetration_m"], 0.002);
     EXPECT_EQ(json["preset"], "cube");
     EXPECT_EQ(json["vertices"], 343);
     EXPECT_EQ(json["frames"], 300);
@@ -110,6 +124,8 @@ TEST(StatsJson, NonFiniteFiguresAndAMissingResidualAreNull)
     r.stats.max_speed_m_s = INFINITY;
     r.ms_per_frame = NAN;
     r.mean_residual.reset();
+    r.bodies[0].centroid_m = glm::vec3(NAN);
+    r.max_penetration_m = NAN;
     const Json json = Json::parse(report_to_json(r));
     EXPECT_EQ(json["diverged"], true);
     EXPECT_TRUE(json["min_y"].is_null());
@@ -118,6 +134,8 @@ TEST(StatsJson, NonFiniteFiguresAndAMissingResidualAreNull)
     EXPECT_TRUE(json["ms_per_frame"].is_null());
     ASSERT_TRUE(json.contains("mean_residual"));
     EXPECT_TRUE(json["mean_residual"].is_null());
+    EXPECT_EQ(json["bodies"][0]["centroid"], Json::parse("[null, null, null]"));
+    EXPECT_TRUE(json["max_penetration_m"].is_null());
     EXPECT_EQ(json["max_y"].get<float>(), 0.5f) << "a finite figure stays a number";
 }
 
