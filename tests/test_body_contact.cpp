@@ -1,0 +1,337 @@
+// Contact between bodies, and of a body with itself, on the CPU solver:
+// small lattice worlds whose outcome is plain (a cube rests on a cube, two
+// cubes bounce apart, a thrown cube stops at a plate), each also run with
+// body contact off where that shows the assertion can fail.
+#include "contact_worlds.h"
+#include "test_support.h"
+
+#include "app/drag_script.h"
+#include "core/point_triangle_distance.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+using namespace contact_worlds;
+
+namespace {
+
+// How deep vertex v lies in the part of its own body away from it: inside a
+// tet whose corners all lay farther than `neighbourhood_m` from v in the
+// rest shape, measured to the nearest surface triangle that does not have v
+// as a corner; 0 when it is in no such tet. measure_penetration for one
+// vertex, blind to the squeeze of a bend near it.
+double depth_in_far_part(const TetMesh& mesh, const std::vector<glm::vec3>& positions,
+                         uint32_t v, float neighbourhood_m)
+{
+    const glm::dvec3 p(positions[v]);
+    const auto far = [&](uint32_t u) {
+        return glm::length(mesh.rest_positions[u] - mesh.rest_positions[v]) > neighbourhood_m;
+    };
+    bool inside = false;
+    for (const glm::uvec4& t : mesh.tets) {
+        if (!far(t.x) || !far(t.y) || !far(t.z) || !far(t.w)) continue;
+        const glm::dvec3 a(positions[t.x]), e1 = glm::dvec3(positions[t.y]) - a,
+            e2 = glm::dvec3(positions[t.z]) - a, e3 = glm::dvec3(positions[t.w]) - a, r = p - a;
+        const double det = glm::dot(e1, glm::cross(e2, e3));
+        if (det == 0.0) continue;
+        const double l1 = glm::dot(r, glm::cross(e2, e3)) / det;
+        const double l2 = glm::dot(e1, glm::cross(r, e3)) / det;
+        const double l3 = glm::dot(e1, glm::cross(e2, r)) / det;
+        if (l1 > 0.0 && l2 > 0.0 && l3 > 0.0 && l1 + l2 + l3 < 1.0) {
+            inside = true;
+            break;
+        }
+    }
+    if (!inside) return 0.0;
+    double depth = INFINITY;
+    for (const glm::uvec3& f : mesh.surface_triangles) {
+        if (f.x == v || f.y == v || f.z == v) continue;
+        depth = std::min(depth, point_triangle_distance(p, glm::dvec3(positions[f.x]),
+                                                        glm::dvec3(positions[f.y]),
+                                                        glm::dvec3(positions[f.z])));
+    }
+    return depth;
+}
+
+}  // namespace
+
+TEST(BodyContact, CubeDroppedOnCubeComesToRestOnIt)
+{
+    const std::shared_ptr<const World> world = assembled(cube_dropped_on_cube(4));
+    ASSERT_TRUE(world);
+    for (const bool contact : {true, false}) {
+        CpuSolver solver;
+        solver.load(world);
+        SimParams params = world_params(*world);
+        params.body_contact = contact;
+        const auto start = std::chrono::steady_clock::now();
+        run_frames(solver, params, 180);  // 3 s
+        const std::vector<glm::vec3> p = positions_now(solver);
+        const std::vector<BodyStats> bodies = compute_body_stats(*world, p);
+        const float lower_top = body_max_y(*world, p, 0);
+        const double depth = deepest_penetration_m(*world, p);
+        const float fastest = max_speed(velocities_now(solver));
+        std::printf("contact %s: %.2f s; after 3 s: upper centroid y %.4f m, its lowest vertex "
+                    "%.4f m, lower top %.4f m, deepest penetration %.3g m, fastest vertex %.4f "
+                    "m/s\n",
+                    contact ? "on" : "off", seconds_since(start), bodies[1].centroid_m.y,
+                    bodies[1].min_y_m, lower_top, depth, fastest);
+        if (contact) {
+            // Measured: fastest 0.008 m/s, no vertex inside, the upper cube's
+            // centroid 0.15 m above the lower's top.
+            EXPECT_LT(fastest, 0.05f) << "both at rest";
+            EXPECT_LE(depth, 1e-3) << "neither inside the other";
+            EXPECT_GT(bodies[1].centroid_m.y, lower_top) << "the upper cube lies on the lower";
+            EXPECT_LT(bodies[1].min_y_m, lower_top + 0.01f) << "on it, not floating above";
+            EXPECT_EQ(bodies[0].inverted_tets + bodies[1].inverted_tets, 0u);
+        } else {
+            // Without contact the same drop ends with the cubes inside each
+            // other: the checks above are the contact's doing.
+            EXPECT_GT(depth, 0.05);
+            EXPECT_LT(bodies[1].centroid_m.y, lower_top);
+        }
+    }
+}
+
+TEST(BodyContact, HeadOnCollisionConservesMomentumAndSeparates)
+{
+    // The collide scene's set-up in small: two 0.3 m cubes of one material,
+    // no gravity, no ground, no air. Unequal speeds and a small offset across
+    // the line of flight, so that the total momentum is not zero (a relative
+    // error needs a magnitude) and the impact is not perfectly symmetric.
+    WorldDesc desc;
+    desc.name = "collide small";
+    desc.gravity_m_s2 = glm::vec3(0.0f);
+    desc.ground = false;
+    desc.bodies.push_back(lattice_cube(0.3f, 4, {-0.5f, 1.0f, 0.0f}));
+    desc.bodies.push_back(lattice_cube(0.3f, 4, {0.5f, 1.05f, 0.02f}));
+    desc.bodies[0].velocity_m_s = {3.0f, 0.0f, 0.0f};
+    desc.bodies[1].velocity_m_s = {-1.0f, 0.0f, 0.0f};
+    const std::shared_ptr<const World> world = assembled(desc);
+    ASSERT_TRUE(world);
+    SimParams params = world_params(*world);
+    params.air_damping_per_s = 0.0f;
+    const float density = desc.bodies[0].material->density_kg_m3;
+
+    CpuSolver solver;
+    solver.load(world);
+    const glm::dvec3 before = linear_momentum(*world->mesh, velocities_now(solver), density);
+    const auto centre_distance = [&] {
+        const std::vector<BodyStats> b = compute_body_stats(*world, positions_now(solver));
+        return glm::length(b[1].centroid_m - b[0].centroid_m);
+    };
+    float closest = centre_distance();
+    int closest_frame = 0;
+    double worst_momentum_error = 0.0;
+    for (int f = 1; f <= 60; ++f) {
+        solver.step_frame(params);
+        const glm::dvec3 now = linear_momentum(*world->mesh, velocities_now(solver), density);
+        worst_momentum_error = std::max(worst_momentum_error, glm::length(now - before));
+        const float distance = centre_distance();
+        if (distance < closest) {
+            closest = distance;
+            closest_frame = f;
+        }
+    }
+    const std::vector<glm::vec3> v = velocities_now(solver);
+    const glm::dvec3 after = linear_momentum(*world->mesh, v, density);
+    const double relative_error = glm::length(after - before) / glm::length(before);
+    const double separating_m_s = body_velocity(*world, v, 1).x - body_velocity(*world, v, 0).x;
+    const double depth = deepest_penetration_m(*world, positions_now(solver));
+    std::printf("momentum before (%.4f, %.4f, %.4f), after (%.4f, %.4f, %.4f) kg m/s: "
+                "relative error %.3g at the end, %.3g at worst\n",
+                before.x, before.y, before.z, after.x, after.y, after.z, relative_error,
+                worst_momentum_error / glm::length(before));
+    std::printf("centres closest %.4f m at frame %d, %.4f m at frame 60; separating at %.3f m/s; "
+                "deepest penetration %.3g m\n",
+                closest, closest_frame, centre_distance(), separating_m_s, depth);
+    // Measured: 4.4e-4 relative error; closest at frame 12, then apart at
+    // 2.27 m/s (from 4 m/s closing); nothing inside the other.
+    EXPECT_LT(relative_error, 0.01);
+    EXPECT_LT(worst_momentum_error / glm::length(before), 0.01) << "during the impact too";
+    EXPECT_GT(closest_frame, 0) << "they met";
+    EXPECT_LT(closest_frame, 60) << "and parted";
+    EXPECT_GT(centre_distance(), closest + 0.05f);
+    EXPECT_GT(separating_m_s, 0.1) << "moving apart";
+    EXPECT_LE(depth, kContactThicknessM);
+}
+
+TEST(BodyContact, CubeThrownAtAPinnedPlateDoesNotTunnelThrough)
+{
+    // A 0.1 m plate held still by pinning every vertex, and a 0.2 m cube
+    // thrown straight down at it at 10 m/s, no gravity: 17 mm per substep,
+    // a sixth of the plate's thickness.
+    const float plate_top = 1.0f;
+    const float plate_thickness = 0.1f;
+    WorldDesc desc;
+    desc.name = "plate";
+    desc.gravity_m_s2 = glm::vec3(0.0f);
+    desc.ground = false;
+    BodyDesc plate = lattice_box("plate", {0.8f, plate_thickness, 0.8f}, {8, 2, 8},
+                                 {0.0f, plate_top - 0.5f * plate_thickness, 0.0f});
+    for (uint32_t v = 0; v < plate.mesh.positions.size(); ++v) {
+        plate.mesh.pinned_vertices.push_back(v);
+    }
+    desc.bodies.push_back(plate);
+    desc.bodies.push_back(lattice_cube(0.2f, 4, {0.05f, plate_top + 0.25f, -0.03f}));
+    desc.bodies[1].velocity_m_s = {0.0f, -10.0f, 0.0f};
+    const std::shared_ptr<const World> world = assembled(desc);
+    ASSERT_TRUE(world);
+    const float far_face = plate_top - plate_thickness;
+
+    for (const bool contact : {true, false}) {
+        CpuSolver solver;
+        solver.load(world);
+        SimParams params = world_params(*world);
+        params.body_contact = contact;
+        float lowest = INFINITY;  // of the cube, over the whole run
+        double deepest = 0.0;
+        for (int f = 0; f < 30; ++f) {  // half a second; it reaches the plate in the first frame
+            solver.step_frame(params);
+            const std::vector<glm::vec3> p = positions_now(solver);
+            lowest = std::min(lowest, compute_body_stats(*world, p)[1].min_y_m);
+            deepest = std::max(deepest, deepest_penetration_m(*world, p));
+        }
+        const glm::dvec3 v = body_velocity(*world, velocities_now(solver), 1);
+        std::printf("contact %s: cube's lowest vertex y %.4f m (plate top %.2f m, far face %.2f "
+                    "m), deepest penetration %.3g m, cube's velocity y %.3f m/s at 0.5 s\n",
+                    contact ? "on" : "off", lowest, plate_top, far_face, deepest, v.y);
+        if (contact) {
+            // Measured: the lowest vertex stops exactly one contact
+            // thickness above the plate (1.0040 m); nothing inside it.
+            EXPECT_GT(lowest, far_face) << "no vertex went through the plate";
+            EXPECT_GT(lowest, plate_top - kContactThicknessM) << "nor into it";
+            EXPECT_LE(deepest, kContactThicknessM);
+            EXPECT_GT(v.y, 0.0) << "it bounced back";
+        } else {
+            EXPECT_LT(lowest, far_face - 0.1f) << "without contact it flies through";
+        }
+    }
+}
+
+namespace {
+
+struct FoldOutcome {
+    double end_depth_m = 0.0;  // deepest the free end went into the beam's far part
+    double deepest_m = 0.0;    // measure_penetration over the whole beam, deepest
+    glm::vec3 end_m{0.0f};     // where the free end is at the end
+};
+
+// The beam preset (pinned at its left face, x = -0.6 m; no gravity, so that
+// the soft default material stays straight), the middle of its free end's
+// top edge grabbed, lifted 0.8 m, carried back over the beam and pressed
+// `press_m` below the top face of the beam's middle in 2 s, and held there
+// for 1 s: folded onto itself.
+FoldOutcome fold_beam_end_onto_its_middle(float press_m, bool contact)
+{
+    Result<TetMeshDesc> beam = make_preset_mesh(PresetId::beam);
+    EXPECT_TRUE(beam.ok()) << beam.error();
+    const std::shared_ptr<const TetMesh> mesh = prepare_or_fail(beam.value());
+    const std::shared_ptr<const World> world = single_body_world(mesh);
+    const glm::vec3 end_rest(0.6f, 1.4f, 0.0f);
+    uint32_t end = 0;
+    for (uint32_t v = 0; v < mesh->vertex_count(); ++v) {
+        if (glm::length(mesh->rest_positions[v] - end_rest) < 1e-4f) end = v;
+    }
+    EXPECT_LT(glm::length(mesh->rest_positions[end] - end_rest), 1e-4f);
+    // What the self-contact leaves alone (body_contacts.h): the vertex's
+    // neighbourhood, 0.28 m here.
+    const float neighbourhood_m =
+        ContactLayout::make(*world, kContactSearchRadiusM).rest_exclusion_m;
+
+    CpuSolver solver;
+    solver.load(world);
+    SimParams params;
+    params.gravity_m_s2 = glm::vec3(0.0f);
+    params.body_contact = contact;
+    const glm::vec3 pressed(-0.6f, -press_m, 0.0f);  // from the end to the middle's top, and down
+    DragScript script({DragSpec{0, 40, end, {0.0f, 0.8f, 0.0f}},
+                       DragSpec{40, 80, end, {-0.7f, 0.6f, 0.0f}},
+                       DragSpec{80, 120, end, pressed},
+                       DragSpec{120, 180, end, pressed}},
+                      kDefaultGrabStiffness);
+    FoldOutcome out;
+    for (int f = 0; f < 180; ++f) {
+        script.before_frame(f, solver);
+        solver.step_frame(params);
+        const std::vector<glm::vec3>& p = solver.positions();
+        out.end_depth_m =
+            std::max(out.end_depth_m, depth_in_far_part(*mesh, p, end, neighbourhood_m));
+        out.deepest_m = std::max(out.deepest_m, deepest_penetration_m(*world, p));
+    }
+    out.end_m = solver.read_position(end);
+    std::printf("pressed %.2f m, contact %s: free end at (%.3f, %.3f, %.3f) m, at most %.4f m "
+                "inside the beam's far part; whole beam's deepest penetration %.4f m\n",
+                press_m, contact ? "on" : "off", out.end_m.x, out.end_m.y, out.end_m.z,
+                out.end_depth_m, out.deepest_m);
+    return out;
+}
+
+}  // namespace
+
+TEST(BodyContact, BeamEndPressedOntoItsMiddleStaysOutOfIt)
+{
+    // Pressed 0.1 m into the beam, the free end stays out of it (measured: 0
+    // deep; 0.04-0.07 m without contact, over press points 5 cm either way).
+    const FoldOutcome with = fold_beam_end_onto_its_middle(0.1f, true);
+    const FoldOutcome without = fold_beam_end_onto_its_middle(0.1f, false);
+    EXPECT_LE(with.end_depth_m, 3e-3) << "the free end stays out of the beam";
+    EXPECT_GT(without.end_depth_m, 0.02) << "without contact the same drag pushes it in";
+    // The beam's deepest vertex with contact lies in the bend (measured
+    // 0.011-0.012 m): the inner faces of a fold tighter than the body's
+    // contact neighbourhood are squeezed into each other, which the
+    // self-contact does not look at by design (ContactLayout::rest_exclusion_m).
+    EXPECT_LT(with.deepest_m, 0.025);
+}
+
+TEST(BodyContact, BeamEndPressedDeepIntoItsMiddleStaysOutOfIt)
+{
+    // KNOWN FAILURE (the simulation, not the test): pressed 0.2 m into the
+    // beam with the default grab, the free end goes through its own body
+    // with contact on almost as deep as without it (measured: 0.10 m vs
+    // 0.12 m; 0.056-0.12 m over press points 5 cm either way). The end crosses
+    // the top face within one frame about 0.4 s into the hold, after which
+    // the own-body contact leaves it alone (cm_vertex_triangle_step: a vertex
+    // behind a triangle of its own body is never pushed back). Between two
+    // bodies the same grab holds: a small cube's vertex pressed 0.2 m into
+    // the beam's top stays out of it (measured: nothing inside).
+    const FoldOutcome with = fold_beam_end_onto_its_middle(0.2f, true);
+    const FoldOutcome without = fold_beam_end_onto_its_middle(0.2f, false);
+    EXPECT_GT(without.end_depth_m, 0.05) << "without contact the drag pushes it deep in";
+    EXPECT_LE(with.end_depth_m, 3e-3)
+        << "KNOWN FAILURE: self-contact lets a vertex pressed 0.2 m into its own body through";
+}
+
+TEST(BodyContact, RunsAreBitIdenticalWhateverTheThreadCount)
+{
+    // A cube dropped on a cube, fine enough (2 x 3,072 tets) that a second
+    // thread gets a share of every colour and of the contact search.
+    const std::shared_ptr<const World> world = assembled(cube_dropped_on_cube(8));
+    ASSERT_TRUE(world);
+    const SimParams params = world_params(*world);
+    const auto run = [&](int threads) {
+        CpuSolver solver;
+        solver.set_threads(threads);
+        solver.load(world);
+        EXPECT_EQ(solver.threads_in_use(), threads);
+        const auto start = std::chrono::steady_clock::now();
+        run_frames(solver, params, 45);  // they meet at frame 6 and are still in contact
+        std::printf("%d thread%s: %.2f s for 45 frames, deepest penetration %.3g m\n", threads,
+                    threads == 1 ? "" : "s", seconds_since(start),
+                    deepest_penetration_m(*world, solver.positions()));
+        return std::make_pair(solver.positions(), solver.velocities());
+    };
+    const auto first = run(1);
+    const auto again = run(1);
+    const auto two_threads = run(2);
+    const size_t bytes = first.first.size() * sizeof(glm::vec3);
+    EXPECT_EQ(std::memcmp(first.first.data(), again.first.data(), bytes), 0) << "positions";
+    EXPECT_EQ(std::memcmp(first.second.data(), again.second.data(), bytes), 0) << "velocities";
+    EXPECT_EQ(std::memcmp(first.first.data(), two_threads.first.data(), bytes), 0) << "positions";
+    EXPECT_EQ(std::memcmp(first.second.data(), two_threads.second.data(), bytes), 0)
+        << "velocities";
+    // And the comparison is of bodies that touched: the upper one landed.
+    const std::vector<BodyStats> bodies = compute_body_stats(*world, first.first);
+    EXPECT_LT(bodies[1].min_y_m, body_max_y(*world, first.first, 0) + 2.0f * kContactThicknessM);
+}

@@ -1,0 +1,236 @@
+// Whole scenes with contact on the CPU solver: the built-in stack and pile
+// run for seconds, and bodies dropped on the three kinds of obstacle.
+#include "contact_worlds.h"
+#include "test_support.h"
+
+#include "core/scenes.h"
+
+#include <chrono>
+#include <cstdio>
+
+using namespace contact_worlds;
+
+namespace {
+
+std::shared_ptr<const World> builtin_world(const char* name)
+{
+    Result<WorldDesc> desc = make_builtin_scene(name);
+    EXPECT_TRUE(desc.ok()) << desc.error();
+    return desc.ok() ? assembled(desc.value()) : nullptr;
+}
+
+// A world of one body and one obstacle, run for 3 s; deepest_m is the
+// deepest any vertex went into the obstacle over the run.
+struct ObstacleRun {
+    std::shared_ptr<const World> world;
+    std::vector<glm::vec3> positions;
+    std::vector<glm::vec3> velocities;
+    float deepest_m = 0.0f;
+};
+
+ObstacleRun run_with_obstacle(const BodyDesc& body, const Obstacle& obstacle)
+{
+    WorldDesc desc;
+    desc.name = obstacle_shape_name(obstacle.shape);
+    desc.bodies.push_back(body);
+    desc.obstacles.push_back(obstacle);
+    ObstacleRun run;
+    run.world = assembled(desc);
+    if (!run.world) return run;
+    CpuSolver solver;
+    solver.load(run.world);
+    const SimParams params = world_params(*run.world);
+    for (int f = 0; f < 180; ++f) {
+        solver.step_frame(params);
+        run.deepest_m =
+            std::max(run.deepest_m, deepest_in_obstacles(*run.world, solver.positions()));
+    }
+    run.positions = solver.positions();
+    run.velocities = solver.velocities();
+    return run;
+}
+
+}  // namespace
+
+// The built-in stack run for 10 s, once for the two tests below: where
+// each cube's centroid settled at 5 s, the most it sank below that over
+// the next 5 s, and where it is at 10 s.
+struct StackRun {
+    std::vector<BodyStats> settled;
+    std::vector<float> sunk_m;
+    std::vector<BodyStats> end;
+    double deepest_m = 0.0;
+};
+
+const StackRun& stack_run()
+{
+    static const StackRun run = [] {
+        StackRun r;
+        const std::shared_ptr<const World> world = builtin_world("stack");
+        if (!world) return r;
+        CpuSolver solver;
+        solver.load(world);
+        const SimParams params = world_params(*world);
+        const auto start = std::chrono::steady_clock::now();
+        run_frames(solver, params, 300);
+        r.settled = compute_body_stats(*world, solver.positions());
+        r.sunk_m.assign(world->body_count(), 0.0f);
+        for (int f = 0; f < 300; ++f) {
+            solver.step_frame(params);
+            const std::vector<BodyStats> now = compute_body_stats(*world, solver.positions());
+            for (size_t b = 0; b < now.size(); ++b) {
+                r.sunk_m[b] =
+                    std::max(r.sunk_m[b], r.settled[b].centroid_m.y - now[b].centroid_m.y);
+            }
+        }
+        r.end = compute_body_stats(*world, solver.positions());
+        r.deepest_m = deepest_penetration_m(*world, solver.positions());
+        std::printf("stack: %.1f s for 10 s; fastest vertex at 10 s %.4f m/s\n",
+                    seconds_since(start), max_speed(solver.velocities()));
+        for (size_t b = 0; b < r.end.size(); ++b) {
+            std::printf("  cube %zu: centroid at 5 s (%.4f, %.4f, %.4f) m, at 10 s (%.4f, %.4f, "
+                        "%.4f) m, sank at most %.2e m in between\n",
+                        b, r.settled[b].centroid_m.x, r.settled[b].centroid_m.y,
+                        r.settled[b].centroid_m.z, r.end[b].centroid_m.x, r.end[b].centroid_m.y,
+                        r.end[b].centroid_m.z, r.sunk_m[b]);
+        }
+        return r;
+    }();
+    return run;
+}
+
+TEST(ContactScenes, StackDoesNotSink)
+{
+    const StackRun& run = stack_run();
+    ASSERT_EQ(run.end.size(), 3u);
+    for (size_t b = 0; b < 3; ++b) {
+        EXPECT_LT(run.sunk_m[b], 1e-3f) << "cube " << b;  // measured 0.4-0.6 mm
+    }
+    EXPECT_LE(run.deepest_m, 1e-3);
+}
+
+TEST(ContactScenes, StackDoesNotWalkAlongTheGround)
+{
+    const StackRun& run = stack_run();
+    ASSERT_EQ(run.end.size(), 3u);
+    // KNOWN FAILURE (the simulation, not the test): the stack does not stay
+    // where it settled but walks along the ground, the three cubes together,
+    // diagonally (-x, -z): measured 0.017 m for the bottom cube between 5 s
+    // and 10 s, and on at about 3 mm/s until 25 s, when no vertex moves faster
+    // than 4 mm/s. A single such cube on the ground stays within 1e-5 m; two
+    // stacked cubes walk too, at about 0.4 mm/s. The upper cubes also sway by
+    // +-0.015 m for the first 10-15 s, so only the bottom one is measured here.
+    const glm::vec3 moved = run.end[0].centroid_m - run.settled[0].centroid_m;
+    EXPECT_LT(glm::length(glm::vec2(moved.x, moved.z)), 5e-3f)
+        << "KNOWN FAILURE: a resting stack creeps sideways";
+}
+
+TEST(ContactScenes, PileSettlesWithoutNanInversionOrDeepOverlap)
+{
+    const std::shared_ptr<const World> world = builtin_world("pile");
+    ASSERT_TRUE(world);
+    CpuSolver solver;
+    solver.set_threads(2);
+    solver.load(world);
+    const SimParams params = world_params(*world);
+    const auto start = std::chrono::steady_clock::now();
+    run_frames(solver, params, 600);  // 10 s
+    const double seconds = seconds_since(start);
+    const SimStats stats = compute_stats(solver.mesh(), solver.positions(), solver.velocities());
+    const PenetrationReport overlap =
+        measure_penetration(*world->mesh, world->vertex_body, solver.positions());
+    std::printf("pile, %zu tets, %d threads: %.1f s for 10 s (%.1f ms a frame); NaN %zu, "
+                "inverted %zu, lowest y %.2e m, deepest penetration %.3g m (%zu vertices "
+                "inside), fastest vertex %.3f m/s\n",
+                world->mesh->tet_count(), solver.threads_in_use(), seconds,
+                1000.0 * seconds / 600.0, stats.nan_count, stats.inverted_tets, stats.min_y_m,
+                overlap.max_depth_m, overlap.vertices_inside, stats.max_speed_m_s);
+    EXPECT_EQ(stats.nan_count, 0u);
+    EXPECT_EQ(stats.inverted_tets, 0u);
+    EXPECT_LE(overlap.max_depth_m, kContactThicknessM);
+    EXPECT_GE(stats.min_y_m, -1e-4f) << "nothing below the ground";
+}
+
+TEST(ContactScenes, CubeDroppedOnABlockRestsOnTop)
+{
+    Obstacle block;
+    block.shape = ObstacleShape::box;
+    block.a = {0.0f, 0.2f, 0.0f};
+    block.b = {0.3f, 0.2f, 0.3f};
+    const float top = block.a.y + block.b.y;
+    const ObstacleRun run =
+        run_with_obstacle(lattice_cube(0.3f, 4, {0.0f, top + 0.2f, 0.0f}), block);
+    ASSERT_TRUE(run.world);
+    const SimStats s = compute_stats(*run.world->mesh, run.positions, run.velocities);
+    std::printf("cube on a block: lowest y %.5f m (top %.2f m), centroid (%.4f, %.4f, %.4f) m, "
+                "fastest vertex %.4f m/s; deepest in the block over 3 s %.2e m\n",
+                s.min_y_m, top, s.centroid_m.x, s.centroid_m.y, s.centroid_m.z,
+                s.max_speed_m_s, run.deepest_m);
+    EXPECT_LE(run.deepest_m, 1e-3f);
+    EXPECT_GE(s.min_y_m, top - 1e-3f) << "on the block, not in it or beside it";
+    EXPECT_LT(s.min_y_m, top + 1e-3f) << "resting on it";
+    EXPECT_LT(s.max_speed_m_s, 0.05f);
+}
+
+TEST(ContactScenes, CubeDroppedOnABallRestsOnTop)
+{
+    // A flat-bottomed body on a ball is stable while its centre of mass is
+    // lower above the contact than the ball's radius (0.15 m < 0.2 m here)
+    // and friction keeps it from slipping.
+    Obstacle ball;
+    ball.shape = ObstacleShape::sphere;
+    ball.a = {0.0f, 0.4f, 0.0f};
+    ball.radius_m = 0.2f;
+    const float top = ball.a.y + ball.radius_m;
+    const ObstacleRun run =
+        run_with_obstacle(lattice_cube(0.3f, 4, {0.0f, top + 0.2f, 0.0f}), ball);
+    ASSERT_TRUE(run.world);
+    const SimStats s = compute_stats(*run.world->mesh, run.positions, run.velocities);
+    const float off_centre =
+        glm::length(glm::vec2(s.centroid_m.x - ball.a.x, s.centroid_m.z - ball.a.z));
+    std::printf("cube on a ball: lowest y %.4f m (top %.2f m), centroid %.3f m off the ball's "
+                "centre line at y %.3f m, fastest vertex %.3f m/s; deepest in the ball over 3 s "
+                "%.2e m\n",
+                s.min_y_m, top, off_centre, s.centroid_m.y, s.max_speed_m_s, run.deepest_m);
+    EXPECT_LE(run.deepest_m, 1e-3f);
+    // KNOWN FAILURE (the simulation, not the test): the cube slides off the
+    // ball within 2 s and ends on the ground (measured: lowest y 0.026 m,
+    // centroid 1.4 m away, still rolling at 0.57 m/s at 3 s). Friction with
+    // obstacles only changes the velocity (CpuSolver::update_velocities),
+    // while the push out of a curved surface of a vertex that gravity moved
+    // straight down also moves it downhill; a friction of 2 instead of 0.6
+    // changes nothing, a ball of radius 3 m holds the cube.
+    EXPECT_LT(off_centre, 0.5f * ball.radius_m) << "KNOWN FAILURE: slides off curved obstacles";
+    EXPECT_GT(s.min_y_m, top - 0.02f) << "KNOWN FAILURE: slides off curved obstacles";
+}
+
+TEST(ContactScenes, TorusDroppedOverAPostEndsAroundIt)
+{
+    // The post scene's torus, 0.18 m off the post's axis: its tube lands on
+    // the post's cap and must slide off it inward, the post into the hole
+    // (inner radius 0.2 m). Without the post it would land 0.18-0.2 m off
+    // the axis; around it, the centre is within 0.2 - 0.07 m of it.
+    Obstacle post;
+    post.shape = ObstacleShape::capsule;
+    post.a = {0.0f, 0.0f, 0.0f};
+    post.b = {0.0f, 0.7f, 0.0f};
+    post.radius_m = 0.07f;
+    Result<TetMeshDesc> torus = make_preset_mesh(PresetId::torus, PresetPose::upright);
+    ASSERT_TRUE(torus.ok()) << torus.error();
+    BodyDesc ring;
+    ring.mesh = torus.value();
+    ring.preset = PresetId::torus;
+    ring.position_m = glm::vec3(0.18f, 1.3f, 0.0f);
+    ring.rotation_deg = {6.0f, 0.0f, 0.0f};
+    ring.material = BodyMaterial{1.0e5f, 0.3f, 1000.0f};
+    const ObstacleRun run = run_with_obstacle(ring, post);
+    ASSERT_TRUE(run.world);
+    const SimStats s = compute_stats(*run.world->mesh, run.positions, run.velocities);
+    const float off_axis = glm::length(glm::vec2(s.centroid_m.x, s.centroid_m.z));
+    std::printf("torus over a post: centroid %.3f m off the axis, lowest y %.4f m; deepest in "
+                "the post over 3 s %.2e m\n",
+                off_axis, s.min_y_m, run.deepest_m);
+    EXPECT_LE(run.deepest_m, 1e-3f);
+    EXPECT_LT(off_axis, 0.2f - post.radius_m) << "around the post";
+    EXPECT_LT(s.min_y_m, 0.01f) << "down on the ground, not hanging on the post";
+}
