@@ -34,3 +34,9 @@ void triangle_cells(uint f, out ivec3 lo, out ivec3 hi)
                       positions[triangle_corner(f, 2u)].xyz, u_contact_hash.z, u_contact_hash.x,
                       lo, hi);
 }
+
+// The body's neighbourhood in the rest shape (ContactLayout::rest_exclusion_m).
+float body_rest_exclusion(uint body)
+{
+    return u_body_exclusion[body / 4u][body % 4u];
+}

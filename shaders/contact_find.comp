@@ -32,7 +32,7 @@ void main()
         uint c = triangle_corner(f, 2u);
         if (floatBitsToUint(contact_vertices[a].w) == body &&
             cm_rest_neighbours(rest_v.xyz, contact_vertices[a].xyz, contact_vertices[b].xyz,
-                               contact_vertices[c].xyz, u_contact_hash.w)) {
+                               contact_vertices[c].xyz, body_rest_exclusion(body))) {
             continue;  // its own corners among them
         }
         if (!cm_near_triangle_box(x, positions[a].xyz, positions[b].xyz,
@@ -65,7 +65,34 @@ void main()
         best[at] = f;
         best_distance[at] = d;
     }
+    // Only the nearest face of a body behind which the vertex lies acts (as
+    // BodyContacts::find_for_vertex: pushing out across the body too would
+    // fight it).
+    uint kept = 0u;
     for (uint i = 0u; i < CONTACTS_PER_VERTEX; ++i) {
-        contact_candidates[s * CONTACTS_PER_VERTEX + i] = best[i];
+        if (best[i] == NO_CONTACT) {
+            break;
+        }
+        uint f = best[i];
+        bool drop = false;
+        if (cm_behind_triangle(x, positions[triangle_corner(f, 0u)].xyz,
+                               positions[triangle_corner(f, 1u)].xyz,
+                               positions[triangle_corner(f, 2u)].xyz)) {
+            for (uint j = 0u; j < kept && !drop; ++j) {
+                uint g = best[j];
+                drop = floatBitsToUint(contact_vertices[triangle_corner(g, 0u)].w) ==
+                           floatBitsToUint(contact_vertices[triangle_corner(f, 0u)].w) &&
+                       cm_behind_triangle(x, positions[triangle_corner(g, 0u)].xyz,
+                                          positions[triangle_corner(g, 1u)].xyz,
+                                          positions[triangle_corner(g, 2u)].xyz);
+            }
+        }
+        if (!drop) {
+            best[kept] = f;
+            kept += 1u;
+        }
+    }
+    for (uint i = 0u; i < CONTACTS_PER_VERTEX; ++i) {
+        contact_candidates[s * CONTACTS_PER_VERTEX + i] = i < kept ? best[i] : NO_CONTACT;
     }
 }

@@ -167,6 +167,13 @@ TM_FN bool cm_rest_neighbours(vec3 r, vec3 ra, vec3 rb, vec3 rc, float exclusion
     return dot(ra - r, ra - r) < e2 || dot(rb - r, rb - r) < e2 || dot(rc - r, rc - r) < e2;
 }
 
+// Whether p lies behind the plane of triangle abc (counter-clockwise seen
+// from outside): inside the triangle's body, if it is near it.
+TM_FN bool cm_behind_triangle(vec3 p, vec3 a, vec3 b, vec3 c)
+{
+    return dot(p - a, cross(b - a, c - a)) < 0.0f;
+}
+
 // The distance from p to triangle abc.
 TM_FN float cm_point_triangle_distance(vec3 p, vec3 a, vec3 b, vec3 c)
 {
@@ -178,12 +185,10 @@ TM_FN float cm_point_triangle_distance(vec3 p, vec3 a, vec3 b, vec3 c)
 // clockwise seen from outside), keeping p at least `thickness` in front of
 // it. In front, the constraint is the distance to the triangle's nearest
 // point, so edges and corners are rounded. Behind it, p has crossed into
-// the triangle's body; when `push_through_back` (the triangle is another
-// body's) and p projects inside the triangle, it is pushed back out along
-// the normal. Behind a triangle of its own body a vertex is usually just
-// inside that body where it belongs (a squashed body's inner layer lies
-// within the search radius of its far face), so it is left alone. The
-// correction moves p and the triangle's corners by their
+// the triangle's body: while p projects inside the triangle it is pushed
+// back out along the normal (the search never pairs a vertex with its own
+// body's nearby surface, where being behind a triangle means being inside
+// the body as it should). The correction moves p and the triangle's corners by their
 // inverse masses w = (w_p, w_a, w_b, w_c), which conserves momentum; then
 // friction (Macklin et al. 2014, "Unified particle physics for real-time
 // applications", 6.1) removes the relative tangential slide of this substep
@@ -191,7 +196,7 @@ TM_FN float cm_point_triangle_distance(vec3 p, vec3 a, vec3 b, vec3 c)
 // times the normal correction, and mu_k times it above. Returns false, with
 // zero corrections, when there is nothing to do.
 TM_FN bool cm_vertex_triangle_step(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, float thickness,
-                                   bool push_through_back, float max_recovery, vec3 dx_p, vec3 dx_a, vec3 dx_b, vec3 dx_c, float mu_s,
+                                   float max_recovery, vec3 dx_p, vec3 dx_a, vec3 dx_b, vec3 dx_c, float mu_s,
                                    float mu_k, TM_OUT(vec3) d_p, TM_OUT(vec3) d_a,
                                    TM_OUT(vec3) d_b, TM_OUT(vec3) d_c)
 {
@@ -216,8 +221,8 @@ TM_FN bool cm_vertex_triangle_step(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, float
         separation = distance;
     } else {
         bool interior = bary.x > 0.0f && bary.y > 0.0f && bary.z > 0.0f;
-        if (!push_through_back || !interior) {
-            return false;  // its own body, or beside the triangle (a neighbour owns p)
+        if (!interior) {
+            return false;  // beside the triangle: a neighbour of it owns p
         }
         n = n_face;
         separation = side;

@@ -45,8 +45,6 @@ void main()
     vec3 d_c;
     if (cm_vertex_triangle_step(positions[v].xyz, positions[a].xyz, positions[b].xyz,
                                 positions[c].xyz, w, u_contact_hash.y,
-                                floatBitsToUint(contact_vertices[v].w) !=
-                                    floatBitsToUint(contact_vertices[a].w),
                                 u_contact.w * u_gravity_h.w, displacement(v),
                                 displacement(a), displacement(b), displacement(c), u_contact.x,
                                 u_contact.y, d_v, d_a, d_b, d_c)) {

@@ -2,8 +2,9 @@
 // layout mirrors GpuSolver (src/gpu/gpu_solver.cpp): binding numbers and
 // struct layouts must change together there.
 
-// As kMaxObstacles in core/world.h.
+// As kMaxObstacles and kMaxWorldBodies in core/world.h.
 #define SIM_MAX_OBSTACLES 32
+#define SIM_MAX_BODIES 1024
 
 // Set once per frame by GpuSolver::step_frame; std140.
 layout(std140, binding = 0) uniform SimParameters {
@@ -17,12 +18,14 @@ layout(std140, binding = 0) uniform SimParameters {
     vec4 u_grab_weights;     // xyz barycentric weights, w compliance / h^2
     vec4 u_grab_target;      // xyz target (m), w largest move per iteration (m)
     // Body contact (core/body_contacts.h): x 1 / hash cell size (1/m),
-    // y thickness, z search radius, w rest-shape exclusion (m).
+    // y thickness, z search radius (m).
     vec4 u_contact_hash;
     uvec4 u_contact_counts;  // x hash table size, y surface vertices, z 1 if body contact is on
     // Obstacle i is u_obstacles[2i] = (a, radius), [2i + 1] = (b, shape),
     // as contact_math.glsl takes them.
     vec4 u_obstacles[2 * SIM_MAX_OBSTACLES];
+    // Each body's rest-shape neighbourhood (m), four bodies a vec4.
+    vec4 u_body_exclusion[SIM_MAX_BODIES / 4];
 };
 
 // Per vertex.

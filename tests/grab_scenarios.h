@@ -109,6 +109,11 @@ inline void drag_faster_than_a_hand(Solver& solver)
     solver.load(mesh);
     SimParams params;
     params.youngs_modulus_pa = 100.0f;
+    // The yank crushes the 100 Pa cube into a crumpled sheet a few
+    // millimetres thick, whose folds self-contact keeps pushing apart: it
+    // still moves at up to 2 m/s after 5 s with contact on (README, "Not
+    // done yet"). What this checks is the grab's speed limit.
+    params.body_contact = false;
     const uint32_t top = highest_vertex(mesh->rest_positions);
     DragScript script({DragSpec{0, 2, top, glm::vec3(50.0f, 0.0f, 0.0f)}}, kDefaultGrabStiffness);
     float fastest = 0.0f;

@@ -14,7 +14,7 @@ ContactLayout ContactLayout::make(const World& world, float search_radius_m)
     ContactLayout layout;
     std::vector<uint8_t> on_surface(mesh.vertex_count(), 0);
     float reach = 0.0f;  // the farthest a triangle's corner lies from its centroid
-    float longest_edge = 0.0f;
+    std::vector<float> longest_edge(world.body_count(), 0.0f);  // per body
     for (const glm::uvec3& f : mesh.surface_triangles) {
         const glm::vec3 a = mesh.rest_positions[f.x];
         const glm::vec3 b = mesh.rest_positions[f.y];
@@ -22,8 +22,8 @@ ContactLayout ContactLayout::make(const World& world, float search_radius_m)
         const glm::vec3 centroid = (a + b + c) / 3.0f;
         reach = std::max({reach, glm::length(a - centroid), glm::length(b - centroid),
                           glm::length(c - centroid)});
-        longest_edge = std::max({longest_edge, glm::length(b - a), glm::length(c - b),
-                                 glm::length(a - c)});
+        float& longest = longest_edge[world.vertex_body[f.x]];
+        longest = std::max({longest, glm::length(b - a), glm::length(c - b), glm::length(a - c)});
         on_surface[f.x] = on_surface[f.y] = on_surface[f.z] = 1;
     }
     for (uint32_t v = 0; v < mesh.vertex_count(); ++v) {
@@ -38,7 +38,9 @@ ContactLayout ContactLayout::make(const World& world, float search_radius_m)
     while (layout.table_size < 2 * triangles && layout.table_size < (1u << 24)) {
         layout.table_size <<= 1;
     }
-    layout.rest_exclusion_m = std::max(2.0f * search_radius_m, 2.0f * longest_edge);
+    for (const float longest : longest_edge) {
+        layout.rest_exclusion_m.push_back(std::max(2.0f * search_radius_m, 2.0f * longest));
+    }
     return layout;
 }
 
@@ -138,7 +140,7 @@ void BodyContacts::find_for_vertex(size_t s, const std::vector<glm::vec3>& posit
         if (world_->vertex_body[t.x] == body &&
             cm::cm_rest_neighbours(mesh.rest_positions[v], mesh.rest_positions[t.x],
                                    mesh.rest_positions[t.y], mesh.rest_positions[t.z],
-                                   layout_.rest_exclusion_m)) {
+                                   layout_.rest_exclusion_m[body])) {
             continue;  // its own corners among them
         }
         if (!cm::cm_near_triangle_box(x, positions[t.x], positions[t.y],
@@ -174,6 +176,26 @@ void BodyContacts::find_for_vertex(size_t s, const std::vector<glm::vec3>& posit
         best[at] = f;
         best_distance[at] = d;
     }
+    // A vertex behind several faces of one body crossed the nearest of them:
+    // pushing it out through a farther one too, across the body, would
+    // fight that (and leave it wedged inside under a load). Only the nearest
+    // face behind which it lies acts, per body.
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < kContactsPerVertex && best[i] != kNoContact; ++i) {
+        const glm::uvec3& t = triangles[best[i]];
+        bool drop = false;
+        if (cm::cm_behind_triangle(x, positions[t.x], positions[t.y], positions[t.z])) {
+            for (uint32_t j = 0; j < kept && !drop; ++j) {
+                const glm::uvec3& u = triangles[best[j]];
+                drop = world_->vertex_body[u.x] == world_->vertex_body[t.x] &&
+                       cm::cm_behind_triangle(x, positions[u.x], positions[u.y], positions[u.z]);
+            }
+        }
+        if (!drop) {
+            best[kept++] = best[i];
+        }
+    }
+    std::fill(best + kept, best + kContactsPerVertex, kNoContact);
 }
 
 void BodyContacts::solve(std::vector<glm::vec3>& positions, const std::vector<glm::vec3>& predicted,
@@ -202,7 +224,7 @@ void BodyContacts::solve(std::vector<glm::vec3>& positions, const std::vector<gl
         glm::vec3 d[4];
         if (cm::cm_vertex_triangle_step(
                 positions[v], positions[t.x], positions[t.y], positions[t.z], w,
-                kContactThicknessM, world_->vertex_body[v] != world_->vertex_body[t.x],
+                kContactThicknessM,
                 kContactRecoverySpeedMS * h,
                 h * velocities[v] + corrections[v],
                 h * velocities[t.x] + corrections[t.x], h * velocities[t.y] + corrections[t.y],

@@ -40,11 +40,11 @@ struct ContactLayout {
     std::vector<uint32_t> surface_vertices;  // mesh vertices on the surface, ascending
     float cell_size_m = 1.0f;                // >= the largest triangle reach + search radius
     uint32_t table_size = 1;                 // hash buckets, a power of two
-    // A vertex and a triangle of its own body with a corner nearer than
-    // this in the rest shape are neighbours, not contacts: two of the longest
-    // surface edges, so that a squashed body does not push its own nearby
-    // surface apart.
-    float rest_exclusion_m = 0.0f;
+    // Per body: a vertex and a triangle of its own body with a corner
+    // nearer than this in the rest shape are neighbours, not contacts: two
+    // of the body's longest surface edges (at least two search radii), so
+    // that a squashed body does not push its own nearby surface apart.
+    std::vector<float> rest_exclusion_m;
 
     static ContactLayout make(const World& world, float search_radius_m);
 };

@@ -25,6 +25,7 @@ struct SimParametersBlock {
     glm::vec4 contact_hash;
     glm::uvec4 contact_counts;
     glm::vec4 obstacles[2 * kMaxObstacles];
+    glm::vec4 body_exclusion[kMaxWorldBodies / 4];
 };
 
 // std430 block PickResult of shaders/pick.comp.
@@ -330,7 +331,10 @@ void GpuSolver::upload_parameters(const SimParams& params)
     block.counts = glm::uvec4(mesh_->vertex_count(), mesh_->tet_count(),
                               mesh_->surface_triangles.size(), world_->obstacles.size());
     block.contact_hash = glm::vec4(1.0f / contact_layout_.cell_size_m, kContactThicknessM,
-                                   kContactSearchRadiusM, contact_layout_.rest_exclusion_m);
+                                   kContactSearchRadiusM, 0.0f);
+    for (size_t b = 0; b < contact_layout_.rest_exclusion_m.size(); ++b) {
+        block.body_exclusion[b / 4][static_cast<int>(b % 4)] = contact_layout_.rest_exclusion_m[b];
+    }
     block.contact_counts = glm::uvec4(contact_layout_.table_size,
                                       contact_layout_.surface_vertices.size(),
                                       body_contact_on(params) ? 1u : 0u, 0u);
