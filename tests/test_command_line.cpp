@@ -343,3 +343,29 @@ TEST(CommandLine, DescribesTheRunForMessages)
     ASSERT_TRUE(mesh.ok());
     EXPECT_EQ(describe_run(mesh.value()), "mesh 'a.obj' at resolution 9, gpu solver, window");
 }
+
+TEST(CommandLine, ScenesByNameOrFileAndNotWithAnotherBody)
+{
+    Result<Options> pile = parse_command_line({"--headless", "--scene", "pile"});
+    ASSERT_TRUE(pile.ok()) << pile.error();
+    EXPECT_EQ(pile.value().scene, "pile");
+    EXPECT_NE(describe_run(pile.value()).find("scene pile"), std::string::npos);
+    // A preset's name is a scene of its one body; a .json is a file, read later.
+    EXPECT_TRUE(parse_command_line({"--scene", "torus"}).ok());
+    EXPECT_TRUE(parse_command_line({"--scene", "mine.json"}).ok());
+
+    Result<Options> unknown = parse_command_line({"--scene", "heap"});
+    ASSERT_FALSE(unknown.ok());
+    EXPECT_NE(unknown.error().find("--scene 'heap': unknown scene"), std::string::npos)
+        << unknown.error();
+    EXPECT_NE(unknown.error().find("pile, stack"), std::string::npos) << unknown.error();
+
+    for (const std::vector<std::string>& both :
+         {std::vector<std::string>{"--scene", "stack", "--preset", "cube"},
+          std::vector<std::string>{"--scene", "stack", "model.obj"}}) {
+        Result<Options> refused = parse_command_line(both);
+        ASSERT_FALSE(refused.ok());
+        EXPECT_NE(refused.error().find("give one"), std::string::npos) << refused.error();
+    }
+    EXPECT_FALSE(parse_command_line({"--scene", ""}).ok()) << "an empty scene is a mistake";
+}
