@@ -1,6 +1,7 @@
 #include "app/benchmark.h"
 
 #include "app/bench_meshes.h"
+#include "gpu/gpu_time_check.h"
 #include "app/bench_report.h"
 #include "core/cpu_solver.h"
 #include "core/file_output.h"
@@ -37,13 +38,6 @@ constexpr int kSlowTimedFrames = 3;
 constexpr double kSlowTimedMs = 10000.0;
 constexpr int kPassTimingFrames = 3;
 
-// A GL_TIME_ELAPSED query is taken as the frame's time only when the driver
-// reports something plausible next to the fenced wall time of the same
-// frame; otherwise the wall time stands.
-bool plausible_gpu_time(double query_ms, double wall_ms)
-{
-    return query_ms > 0.0 && query_ms <= wall_ms * 1.05 && query_ms >= wall_ms * 0.2;
-}
 
 struct FrameTime {
     double wall_ms;
@@ -119,7 +113,7 @@ BenchRow time_solver(Solver& solver, const SimParams& params, std::optional<int>
 
     bool queries_plausible = gpu;
     for (const FrameTime& f : frames) {
-        queries_plausible = queries_plausible && plausible_gpu_time(f.query_ms, f.wall_ms);
+        queries_plausible = queries_plausible && gpu_time_trustworthy(f.query_ms, f.wall_ms);
     }
     std::vector<double> ms;
     for (const FrameTime& f : frames) {

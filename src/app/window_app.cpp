@@ -13,6 +13,7 @@
 #include "core/body_materials.h"
 #include "core/lattice.h"
 #include "gpu/gl_loader.h"
+#include "gpu/gpu_time_check.h"
 #include "gpu/gpu_timer.h"
 #include "gpu/grab_overlay.h"
 #include "gpu/renderer.h"
@@ -387,9 +388,11 @@ void WindowApp::step_simulation(double elapsed_s)
     const double wall_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count();
-    // -1 without a query result.
+    // -1 without a query result. Until the queries are trusted every step
+    // is fenced, and a query result (a few frames old) must agree with the
+    // fenced time of this one.
     const double gpu_ms = on_gpu ? gpu_timer_.latest_ms().value_or(-1.0) : -1.0;
-    timer_works_ = timer_works_ || (gpu_ms > 0.0 && gpu_ms < 10000.0);
+    timer_works_ = timer_works_ || (!use_timer && gpu_time_trustworthy(gpu_ms, wall_ms / steps));
     if (use_timer && gpu_ms >= 0.0) {
         panel_.simulation_ms = gpu_ms;
         panel_.simulation_timing = "GPU timer query";

@@ -1,5 +1,7 @@
 #include "gpu/pass_timer.h"
 
+#include "gpu/gpu_time_check.h"
+
 #include <cmath>
 
 namespace {
@@ -19,11 +21,6 @@ double& field_of(PassTimes& times, PassGroup group)
     }
     return times.other_ms;
 }
-
-// The timestamps' span may differ from the fenced wall time of the frame by
-// the cost of queuing and of the two waits; beyond this ratio either way the
-// queries are taken to measure something else.
-constexpr double kSaneSpanRatio = 1.5;
 
 }  // namespace
 
@@ -80,7 +77,7 @@ bool PassTimer::queries_are_sane(const std::vector<GLuint64>& stamps, double fra
         }
     }
     const double span_ms = static_cast<double>(stamps.back() - stamps.front()) * 1e-6;
-    return span_ms * kSaneSpanRatio >= frame_wall_ms && span_ms <= frame_wall_ms * kSaneSpanRatio;
+    return gpu_time_trustworthy(span_ms, frame_wall_ms);
 }
 
 PassTimes PassTimer::finish_frame()
