@@ -280,11 +280,18 @@ TM_FN bool cm_vertex_triangle_step(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, float
 // listed partly rather than in thousands of cells.
 const int CM_MAX_CELLS_PER_AXIS = 3;
 
-// Cells are clamped to +-2^20 per axis: far beyond any scene, and the int
-// conversion stays defined.
+// A float that can be converted to int: NaN (a diverged vertex) becomes 0,
+// the rest is clamped to +-2^20, where the conversion is defined.
+TM_FN float cm_int_safe(float v)
+{
+    return v == v ? clamp(v, -1048576.0f, 1048576.0f) : 0.0f;
+}
+
+// Cells are clamped to +-2^20 per axis: far beyond any scene.
 TM_FN ivec3 cm_cell_of(vec3 x, float inv_cell_size)
 {
-    return ivec3(clamp(floor(x * inv_cell_size), vec3(-1048576.0f), vec3(1048576.0f)));
+    vec3 cell = floor(x * inv_cell_size);
+    return ivec3(vec3(cm_int_safe(cell.x), cm_int_safe(cell.y), cm_int_safe(cell.z)));
 }
 
 // The cells a triangle is listed in: lo .. hi, inclusive.
@@ -315,7 +322,9 @@ const float CM_FIXED_POINT_LIMIT_M = 0.0625f;
 
 TM_FN ivec3 cm_to_fixed(vec3 d)
 {
-    vec3 clamped = clamp(d, vec3(-CM_FIXED_POINT_LIMIT_M), vec3(CM_FIXED_POINT_LIMIT_M));
+    // NaN (a diverged vertex) adds nothing rather than an undefined integer.
+    vec3 finite = vec3(d.x == d.x ? d.x : 0.0f, d.y == d.y ? d.y : 0.0f, d.z == d.z ? d.z : 0.0f);
+    vec3 clamped = clamp(finite, vec3(-CM_FIXED_POINT_LIMIT_M), vec3(CM_FIXED_POINT_LIMIT_M));
     return ivec3(floor(clamped * CM_FIXED_POINT_SCALE + vec3(0.5f)));
 }
 
