@@ -31,11 +31,7 @@ Result<World> load_in_background(const std::string& path, int resolution,
 {
     lower_this_threads_priority();
     if (names_scene_file(path)) {
-        Result<WorldDesc> scene = read_scene_file(path, resolution, progress);
-        if (!scene) {
-            return Result<World>::failure(scene.error());
-        }
-        return assemble_world(scene.value(), progress);
+        return load_scene_world(path, resolution, progress);
     }
     Result<TetMesh> mesh = prepare_body_from_file(path, resolution, progress);
     if (!mesh) {

@@ -1,9 +1,10 @@
 #include "app/bench_meshes.h"
 
+#include "app/scene_file.h"
+
 #include "core/bunny.h"
 #include "core/lattice.h"
 #include "core/presets.h"
-#include "core/scenes.h"
 
 #include <sstream>
 
@@ -126,9 +127,7 @@ Result<std::shared_ptr<const World>> make_bench_world(const BenchMesh& mesh)
     using R = Result<std::shared_ptr<const World>>;
     for (const char* scene : kScenes) {
         if (mesh.name == scene) {
-            Result<WorldDesc> desc = make_builtin_scene(scene);
-            Result<World> world = desc ? assemble_world(desc.value())
-                                       : Result<World>::failure(desc.error());
+            Result<World> world = load_scene_world(scene, kDefaultMeshResolution);
             if (!world) {
                 return R::failure(world.error());
             }

@@ -51,11 +51,7 @@ Result<std::shared_ptr<const World>> load_world(const Options& options)
 {
     using R = Result<std::shared_ptr<const World>>;
     if (!options.scene.empty()) {
-        Result<WorldDesc> desc = load_scene(options.scene, options.mesh_resolution);
-        if (!desc) {
-            return R::failure(desc.error());
-        }
-        Result<World> world = assemble_world(desc.value());
+        Result<World> world = load_scene_world(options.scene, options.mesh_resolution);
         if (!world) {
             return R::failure(world.error());
         }

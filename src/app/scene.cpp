@@ -1,7 +1,7 @@
 #include "app/scene.h"
 
+#include "app/scene_file.h"
 #include "core/cpu_solver.h"
-#include "core/scenes.h"
 #include "gpu/body_colors.h"
 #include "gpu/gpu_solver.h"
 
@@ -48,11 +48,7 @@ Result<std::string> Scene::load_file(const std::string& path, int resolution)
 
 Result<std::string> Scene::load_builtin_scene(const std::string& name)
 {
-    Result<WorldDesc> desc = make_builtin_scene(name);
-    if (!desc) {
-        return Result<std::string>::failure(desc.error());
-    }
-    return install_world(assemble_world(desc.value()), std::nullopt, name);
+    return install_world(load_scene_world(name, kDefaultMeshResolution), std::nullopt, name);
 }
 
 Result<std::string> Scene::install_body(Result<TetMesh> prepared, std::optional<PresetId> preset)

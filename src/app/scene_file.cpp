@@ -358,3 +358,13 @@ Result<WorldDesc> load_scene(const std::string& name_or_path, int default_resolu
     }
     return make_builtin_scene(name_or_path);
 }
+
+Result<World> load_scene_world(const std::string& name_or_path, int default_resolution,
+                               LoadProgress* progress)
+{
+    Result<WorldDesc> desc = load_scene(name_or_path, default_resolution, progress);
+    if (!desc) {
+        return Result<World>::failure(desc.error());
+    }
+    return assemble_world(desc.value(), progress);
+}

@@ -42,3 +42,7 @@ bool names_scene_file(const std::string& name);
 // A built-in scene by name, or a scene file.
 Result<WorldDesc> load_scene(const std::string& name_or_path, int default_resolution,
                              LoadProgress* progress = nullptr);
+
+// The same, assembled into its world (assemble_world).
+Result<World> load_scene_world(const std::string& name_or_path, int default_resolution,
+                               LoadProgress* progress = nullptr);

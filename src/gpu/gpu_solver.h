@@ -52,10 +52,6 @@ public:
     // Recompiles every pass; on failure keeps the current ones and says why.
     Result<bool> reload_shaders(const ShaderLibrary& shaders);
 
-    // For the renderer: vec4 per vertex, uint32 x 3 per surface triangle.
-    GLuint position_buffer() const { return buffers_[kPositions].get(); }
-    GLuint normal_buffer() const { return buffers_[kNormals].get(); }
-    GLuint triangle_buffer() const { return buffers_[kTriangles].get(); }
 
 private:
     // Binding points; shaders/sim_common.glsl declares the same numbers.
