@@ -6,7 +6,7 @@
 #include "contact_math.glsl"
 
 const uint CONTACTS_PER_VERTEX = 4u;  // kContactsPerVertex
-const uint NO_CONTACT = 0xffffffffu;  // kNoContact
+const uint NO_CONTACT = CM_NO_TRIANGLE;  // kNoContact
 
 layout(std430, binding = 12) readonly buffer Triangles { uint triangles[]; };  // 3 per triangle
 // Per mesh vertex: xyz rest position, w its body (uintBitsToFloat).
@@ -16,22 +16,46 @@ layout(std430, binding = 19) readonly buffer ContactVertices { vec4 contact_vert
 // triangle once per cell it touches), with T = u_contact_counts.x buckets.
 layout(std430, binding = 20) buffer ContactHash { uint contact_hash[]; };
 layout(std430, binding = 21) readonly buffer SurfaceVertices { uint surface_vertices[]; };
-// CONTACTS_PER_VERTEX triangles per surface vertex, nearest first.
+// CONTACTS_PER_VERTEX candidate triangles per surface vertex, nearest
+// first, then the near lists: CM_NEAR_SLOTS triangles per surface vertex.
 layout(std430, binding = 22) buffer ContactCandidates { uint contact_candidates[]; };
 // Per mesh vertex: xyz the fixed-point sum of this iteration's contact
 // corrections, w how many contacts moved it.
 layout(std430, binding = 23) buffer ContactSums { int contact_sums[]; };
+// The float bits of the largest move of a surface vertex since the near
+// lists were searched (contact_moved.comp), then per surface vertex where
+// its list was searched.
+layout(std430, binding = 24) buffer ContactAnchors {
+    uint contact_largest_move_bits;
+    uint contact_anchors_padding[3];
+    vec4 contact_anchors[];
+};
+
+// Whether the near lists still hold every triangle within the search radius
+// (cm_near_lists_fresh); the search passes do nothing then.
+bool near_lists_fresh()
+{
+    return cm_near_lists_fresh(uintBitsToFloat(contact_largest_move_bits),
+                               u_contact_hash.w - u_contact_hash.z);
+}
+
+// Slot i of surface vertex s's near list in contact_candidates.
+uint near_slot(uint s, uint i)
+{
+    return u_contact_counts.y * CONTACTS_PER_VERTEX + s * CM_NEAR_SLOTS + i;
+}
 
 uint triangle_corner(uint f, uint corner)
 {
     return triangles[3u * f + corner];
 }
 
-// The cells triangle f is listed in (cm_triangle_cells).
+// The cells triangle f is listed in (cm_triangle_cells), for the near lists'
+// radius.
 void triangle_cells(uint f, out ivec3 lo, out ivec3 hi)
 {
     cm_triangle_cells(positions[triangle_corner(f, 0u)].xyz, positions[triangle_corner(f, 1u)].xyz,
-                      positions[triangle_corner(f, 2u)].xyz, u_contact_hash.z, u_contact_hash.x,
+                      positions[triangle_corner(f, 2u)].xyz, u_contact_hash.w, u_contact_hash.x,
                       lo, hi);
 }
 

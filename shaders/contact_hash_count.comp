@@ -1,7 +1,8 @@
 #version 430 core
-// Body contact, once per substep, 1 of 4: counts the surface triangles in
-// each bucket of the spatial hash, once per cell the triangle's grown box
-// touches (the buckets were zeroed by contact_hash_clear).
+// Body contact, once per substep, 2 of 6, when the near lists are stale:
+// counts the surface triangles in each bucket of the spatial hash, once per
+// cell the triangle's grown box touches (the buckets were zeroed by
+// contact_hash_clear).
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
 #include "contact_common.glsl"
@@ -9,6 +10,9 @@ layout(local_size_x = 64) in;
 
 void main()
 {
+    if (near_lists_fresh()) {
+        return;
+    }
     uint f = gl_GlobalInvocationID.x;
     if (f >= u_counts.z) {
         return;

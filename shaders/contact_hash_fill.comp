@@ -1,7 +1,8 @@
 #version 430 core
-// Body contact, once per substep, 3 of 4: each surface triangle takes a
-// place in the bucket of every cell it is counted in. The order within a bucket depends on the GPU's
-// scheduling; the search (contact_find.comp) does not depend on it.
+// Body contact, once per substep, 4 of 6, when the near lists are stale:
+// each surface triangle takes a place in the bucket of every cell it is
+// counted in. The order within a bucket depends on the GPU's scheduling;
+// the search (contact_search.comp) does not depend on it.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
 #include "contact_common.glsl"
@@ -9,6 +10,9 @@ layout(local_size_x = 64) in;
 
 void main()
 {
+    if (near_lists_fresh()) {
+        return;
+    }
     uint f = gl_GlobalInvocationID.x;
     if (f >= u_counts.z) {
         return;

@@ -1,7 +1,7 @@
 #version 430 core
-// Body contact, once per substep, 2 of 4: the counts become bucket offsets
-// (an inclusive prefix sum over counts stored one bucket late), copied to
-// the cursors the fill advances. One workgroup: each lane sums a run of
+// Body contact, once per substep, 3 of 6, when the near lists are stale:
+// the counts become bucket offsets (an inclusive prefix sum over counts
+// stored one bucket late), copied to the cursors the fill advances. One workgroup: each lane sums a run of
 // buckets, the lanes' totals are scanned in shared memory, then each lane
 // rewrites its run.
 #define SIM_NO_GATHER_OR_SURFACE
@@ -13,6 +13,9 @@ shared uint lane_totals[64];
 
 void main()
 {
+    if (near_lists_fresh()) {
+        return;
+    }
     uint lane = gl_LocalInvocationID.x;
     uint buckets = u_contact_counts.x;
     uint run = (buckets + 63u) / 64u;

@@ -150,12 +150,24 @@ TM_FN vec3 cm_closest_on_triangle(vec3 p, vec3 a, vec3 b, vec3 c)
 
 // Whether p lies within `radius` of the triangle's bounding box: a cheap
 // test that rejects most of a search's triangles before the exact distance.
-TM_FN bool cm_near_triangle_box(vec3 p, vec3 a, vec3 b, vec3 c, float radius)
+TM_FN void cm_triangle_box(vec3 a, vec3 b, vec3 c, float radius, TM_OUT(vec3) lo, TM_OUT(vec3) hi)
 {
-    vec3 lo = min(min(a, b), c) - vec3(radius);
-    vec3 hi = max(max(a, b), c) + vec3(radius);
+    lo = min(min(a, b), c) - vec3(radius);
+    hi = max(max(a, b), c) + vec3(radius);
+}
+
+TM_FN bool cm_in_box(vec3 p, vec3 lo, vec3 hi)
+{
     return p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y &&
            p.z <= hi.z;
+}
+
+TM_FN bool cm_near_triangle_box(vec3 p, vec3 a, vec3 b, vec3 c, float radius)
+{
+    vec3 lo;
+    vec3 hi;
+    cm_triangle_box(a, b, c, radius, lo, hi);
+    return cm_in_box(p, lo, hi);
 }
 
 // Whether a vertex at rest position r and a triangle of its own body with
@@ -210,6 +222,11 @@ TM_FN bool cm_vertex_triangle_step(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, float
         return false;  // a collapsed triangle has no side
     }
     vec3 n_face = face / face_length;
+    if (dot(p - a, n_face) >= thickness) {
+        // At least the thickness in front of the plane, so at least that far
+        // from the triangle: the common case, without the nearest point.
+        return false;
+    }
     vec3 bary = cm_closest_on_triangle(p, a, b, c);
     vec3 arm = p - (bary.x * a + bary.y * b + bary.z * c);
     float side = dot(arm, n_face);
@@ -278,7 +295,7 @@ TM_FN bool cm_vertex_triangle_step(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, float
 // 1.5 times the largest rest triangle plus the radius, two suffice until a
 // triangle is stretched past 1.5 times its size; a wildly stretched one is
 // listed partly rather than in thousands of cells.
-const int CM_MAX_CELLS_PER_AXIS = 3;
+const int CM_MAX_CELLS_PER_AXIS = 4;
 
 // A float that can be converted to int: NaN (a diverged vertex) becomes 0,
 // the rest is clamped to +-2^20, where the conversion is defined.
@@ -294,13 +311,23 @@ TM_FN ivec3 cm_cell_of(vec3 x, float inv_cell_size)
     return ivec3(vec3(cm_int_safe(cell.x), cm_int_safe(cell.y), cm_int_safe(cell.z)));
 }
 
-// The cells a triangle is listed in: lo .. hi, inclusive.
+// The cells a box is listed in: lo .. hi, inclusive, at most
+// CM_MAX_CELLS_PER_AXIS per axis.
+TM_FN void cm_box_cells(vec3 box_lo, vec3 box_hi, float inv_cell_size, TM_OUT(ivec3) lo,
+                        TM_OUT(ivec3) hi)
+{
+    lo = cm_cell_of(box_lo, inv_cell_size);
+    hi = min(cm_cell_of(box_hi, inv_cell_size), lo + ivec3(CM_MAX_CELLS_PER_AXIS - 1));
+}
+
+// The cells a triangle is listed in: those of its box grown by `radius`.
 TM_FN void cm_triangle_cells(vec3 a, vec3 b, vec3 c, float radius, float inv_cell_size,
                              TM_OUT(ivec3) lo, TM_OUT(ivec3) hi)
 {
-    lo = cm_cell_of(min(min(a, b), c) - vec3(radius), inv_cell_size);
-    hi = min(cm_cell_of(max(max(a, b), c) + vec3(radius), inv_cell_size),
-             lo + ivec3(CM_MAX_CELLS_PER_AXIS - 1));
+    vec3 box_lo;
+    vec3 box_hi;
+    cm_triangle_box(a, b, c, radius, box_lo, box_hi);
+    cm_box_cells(box_lo, box_hi, inv_cell_size, lo, hi);
 }
 
 // Teschner et al. 2003, "Optimized spatial hashing for collision detection
@@ -309,6 +336,99 @@ TM_FN uint cm_cell_hash(ivec3 cell, uint table_size)
 {
     uint h = (uint(cell.x) * 73856093u) ^ (uint(cell.y) * 19349663u) ^ (uint(cell.z) * 83492791u);
     return h & (table_size - 1u);
+}
+
+// ---------------------------------------------------------------------------
+// A vertex's nearest triangles. The search keeps, per surface vertex, the
+// CM_NEAR_SLOTS nearest triangles within the search radius plus a skin; each
+// substep picks the few nearest within the search radius from that list,
+// until some vertex has moved half the skin and the list is searched again.
+// Lists are ordered by (distance, triangle), so that the set and its order
+// do not depend on the order the triangles were met in.
+// ---------------------------------------------------------------------------
+
+const uint CM_NEAR_SLOTS = 8u;
+const uint CM_NO_TRIANGLE = 0xffffffffu;
+
+struct CmNearest {
+    uint triangle[CM_NEAR_SLOTS];
+    float distance[CM_NEAR_SLOTS];
+    // The triangle's body times two, plus one if the vertex lies behind it.
+    uint group[CM_NEAR_SLOTS];
+};
+
+TM_FN void cm_nearest_clear(TM_OUT(CmNearest) n)
+{
+    for (uint i = 0u; i < CM_NEAR_SLOTS; ++i) {
+        n.triangle[i] = CM_NO_TRIANGLE;
+        n.distance[i] = 1.0e30f;
+        n.group[i] = 0u;
+    }
+}
+
+// Keeps triangle f at distance d if it is among the `slots` nearest (slots
+// <= CM_NEAR_SLOTS). A triangle met twice (listed in two cells that share a
+// bucket) ties with itself and is kept once.
+TM_FN void cm_nearest_insert(TM_INOUT(CmNearest) n, uint slots, uint f, float d, uint group)
+{
+    int at = int(slots);
+    for (int i = int(slots) - 1; i >= 0; --i) {
+        if (n.triangle[i] == f) {
+            return;
+        }
+        if (d < n.distance[i] || (d == n.distance[i] && f < n.triangle[i])) {
+            at = i;
+        }
+    }
+    if (at == int(slots)) {
+        return;
+    }
+    for (int i = int(slots) - 1; i > at; --i) {
+        n.triangle[i] = n.triangle[i - 1];
+        n.distance[i] = n.distance[i - 1];
+        n.group[i] = n.group[i - 1];
+    }
+    n.triangle[at] = f;
+    n.distance[at] = d;
+    n.group[at] = group;
+}
+
+// A vertex behind several faces of one body crossed the nearest of them:
+// pushing it out through a farther one too, across the body, would fight
+// that (and leave it wedged inside under a load). Of the faces of one body
+// a vertex lies behind, only the nearest is kept; the list is compacted.
+TM_FN void cm_nearest_keep_one_behind_per_body(TM_INOUT(CmNearest) n, uint slots)
+{
+    uint kept = 0u;
+    for (uint i = 0u; i < slots; ++i) {
+        if (n.triangle[i] == CM_NO_TRIANGLE) {
+            break;
+        }
+        bool drop = false;
+        if ((n.group[i] & 1u) == 1u) {
+            for (uint j = 0u; j < kept; ++j) {
+                drop = drop || n.group[j] == n.group[i];
+            }
+        }
+        if (!drop) {
+            n.triangle[kept] = n.triangle[i];
+            n.distance[kept] = n.distance[i];
+            n.group[kept] = n.group[i];
+            kept += 1u;
+        }
+    }
+    for (uint i = kept; i < slots; ++i) {
+        n.triangle[i] = CM_NO_TRIANGLE;
+    }
+}
+
+// Whether the near lists found at `anchor` still hold every triangle within
+// the search radius: a vertex and a triangle each moved less than
+// `largest_move` since, so their distance changed by less than twice that.
+// False for NaN (a first search, or a diverged vertex).
+TM_FN bool cm_near_lists_fresh(float largest_move, float skin)
+{
+    return 2.0f * largest_move < skin;
 }
 
 // Contact corrections are gathered per vertex as integers, so that the sum

@@ -18,7 +18,7 @@ layout(std140, binding = 0) uniform SimParameters {
     vec4 u_grab_weights;     // xyz barycentric weights, w compliance / h^2
     vec4 u_grab_target;      // xyz target (m), w largest move per iteration (m)
     // Body contact (core/body_contacts.h): x 1 / hash cell size (1/m),
-    // y thickness, z search radius (m).
+    // y thickness, z search radius, w the near lists' radius (m).
     vec4 u_contact_hash;
     uvec4 u_contact_counts;  // x hash table size, y surface vertices, z 1 if body contact is on
     // Obstacle i is u_obstacles[2i] = (a, radius), [2i + 1] = (b, shape),

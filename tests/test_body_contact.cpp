@@ -238,7 +238,7 @@ FoldOutcome fold_beam_end_onto_its_middle(float press_m, bool contact)
     // What the self-contact leaves alone (body_contacts.h): the vertex's
     // neighbourhood, 0.28 m here.
     const float neighbourhood_m =
-        ContactLayout::make(*world, kContactSearchRadiusM).rest_exclusion_m[0];
+        ContactLayout::make(*world).rest_exclusion_m[0];
 
     CpuSolver solver;
     solver.load(world);
@@ -328,4 +328,53 @@ TEST(BodyContact, RunsAreBitIdenticalWhateverTheThreadCount)
     // And the comparison is of bodies that touched: the upper one landed.
     const std::vector<BodyStats> bodies = compute_body_stats(*world, first.first);
     EXPECT_LT(bodies[1].min_y_m, body_max_y(*world, first.first, 0) + 2.0f * kContactThicknessM);
+}
+
+TEST(BodyContact, NearListsAreSearchedAgainOnlyWhenSomethingMovedAndChangeNothing)
+{
+    // A cube dropped on a cube: the first substep searches, the fall
+    // searches again and again; once both rest, the lists found seconds
+    // earlier serve. A solver that starts
+    // from the same state with lists searched afresh steps to the same bits:
+    // when the lists were searched does not change the contacts.
+    const std::shared_ptr<const World> world = assembled(cube_dropped_on_cube(4));
+    ASSERT_TRUE(world);
+    const SimParams params = world_params(*world);
+    CpuSolver running;
+    running.load(world);
+    SimParams one_substep = params;
+    one_substep.substeps = 1;
+    running.step_frame(one_substep);
+    EXPECT_EQ(running.body_contacts().search_count(), 1u);
+    run_frames(running, params, 30);  // falling, then landing
+    EXPECT_GT(running.body_contacts().search_count(), 10u);
+    run_frames(running, params, 150);  // resting on the lower one
+    const uint64_t searched = running.body_contacts().search_count();
+    run_frames(running, params, 60);
+    const uint64_t at_rest = running.body_contacts().search_count() - searched;
+    std::printf("searches in the last second at rest: %llu of 600 substeps\n",
+                static_cast<unsigned long long>(at_rest));
+    EXPECT_LT(at_rest, 60u);
+
+    CpuSolver fresh;
+    fresh.load(world);
+    fresh.set_state(running.positions(), running.velocities());
+    run_frames(running, params, 30);
+    run_frames(fresh, params, 30);
+    EXPECT_GE(fresh.body_contacts().search_count(), 1u);
+    const size_t bytes = running.positions().size() * sizeof(glm::vec3);
+    EXPECT_EQ(std::memcmp(running.positions().data(), fresh.positions().data(), bytes), 0);
+    EXPECT_EQ(std::memcmp(running.velocities().data(), fresh.velocities().data(), bytes), 0);
+
+    // Moving the upper cube by more than half the skin makes the next
+    // substep search.
+    std::vector<glm::vec3> moved = running.positions();
+    const WorldBody& upper = world->bodies[1];
+    for (uint32_t v = upper.first_vertex; v < upper.first_vertex + upper.vertex_count; ++v) {
+        moved[v].x += kContactSkinM;
+    }
+    const uint64_t before_move = running.body_contacts().search_count();
+    running.set_state(moved, running.velocities());
+    running.step_frame(one_substep);
+    EXPECT_EQ(running.body_contacts().search_count(), before_move + 1);
 }

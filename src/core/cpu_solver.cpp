@@ -176,7 +176,7 @@ void CpuSolver::step_frame(const SimParams& raw_params)
             if (body_contact) {
                 contacts_.solve(positions_, predicted_positions_, corrections_, velocities_,
                                 inverse_masses_, h, params.static_friction,
-                                params.dynamic_friction);
+                                params.dynamic_friction, *team_);
                 clock.charge(times.contact_solve_ms);
                 // The static world has the last word: a contact may have
                 // pushed a vertex into the ground or an obstacle.

@@ -58,6 +58,7 @@ public:
     const std::vector<glm::vec3>& positions() const { return positions_; }
     const std::vector<glm::vec3>& velocities() const { return velocities_; }
     const std::vector<glm::vec3>& normals() const { return normals_; }
+    const BodyContacts& body_contacts() const { return contacts_; }
 
 private:
     // Per substep of length h (DESIGN.md 4.1 - 4.4).

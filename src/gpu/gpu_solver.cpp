@@ -89,11 +89,13 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
                               "solve_tets_colored_one_group.comp"},
                              {&p.project_static, "project_static.comp"},
                              {&p.reduce_residual, "reduce_residual.comp"},
+                             {&p.contact_moved, "contact_moved.comp"},
                              {&p.contact_hash_clear, "contact_hash_clear.comp"},
                              {&p.contact_hash_count, "contact_hash_count.comp"},
                              {&p.contact_hash_scan, "contact_hash_scan.comp"},
                              {&p.contact_hash_fill, "contact_hash_fill.comp"},
-                             {&p.contact_find, "contact_find.comp"},
+                             {&p.contact_search, "contact_search.comp"},
+                             {&p.contact_pick, "contact_pick.comp"},
                              {&p.contact_solve, "contact_solve.comp"},
                              {&p.contact_apply, "contact_apply.comp"}};
     for (const Entry& e : entries) {
@@ -237,7 +239,7 @@ void GpuSolver::refresh_materials(const SimParams& params)
 void GpuSolver::upload_contact_layout()
 {
     const TetMesh& m = *mesh_;
-    contact_layout_ = ContactLayout::make(*world_, kContactSearchRadiusM);
+    contact_layout_ = ContactLayout::make(*world_);
     std::vector<glm::vec4> vertices(m.vertex_count());
     for (size_t v = 0; v < vertices.size(); ++v) {
         float body = 0.0f;
@@ -250,10 +252,14 @@ void GpuSolver::upload_contact_layout()
            std::vector<uint32_t>(2 * buckets + 1 + kMaxCellsPerTriangle * m.surface_triangles.size(),
                                  0u));
     upload(surface_vertices_, contact_layout_.surface_vertices, GL_STATIC_DRAW);
+    const size_t surface = contact_layout_.surface_vertices.size();
     upload(contact_candidates_,
-           std::vector<uint32_t>(contact_layout_.surface_vertices.size() * kContactsPerVertex,
+           std::vector<uint32_t>(surface * (kContactsPerVertex + kNearTrianglesPerVertex),
                                  kNoContact));
     upload(contact_sums_, std::vector<int32_t>(4 * m.vertex_count(), 0));
+    // The largest move, its padding, then the anchors: NaN, so that the
+    // first substep searches.
+    upload(contact_anchors_, std::vector<float>(4 + 4 * surface, NAN));
 }
 
 void GpuSolver::upload_body_at_rest()
@@ -331,7 +337,7 @@ void GpuSolver::upload_parameters(const SimParams& params)
     block.counts = glm::uvec4(mesh_->vertex_count(), mesh_->tet_count(),
                               mesh_->surface_triangles.size(), world_->obstacles.size());
     block.contact_hash = glm::vec4(1.0f / contact_layout_.cell_size_m, kContactThicknessM,
-                                   kContactSearchRadiusM, 0.0f);
+                                   kContactSearchRadiusM, kContactListRadiusM);
     for (size_t b = 0; b < contact_layout_.rest_exclusion_m.size(); ++b) {
         block.body_exclusion[b / 4][static_cast<int>(b % 4)] = contact_layout_.rest_exclusion_m[b];
     }
@@ -365,6 +371,7 @@ void GpuSolver::upload_parameters(const SimParams& params)
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kSurfaceVertices, surface_vertices_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactCandidates, contact_candidates_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactSums, contact_sums_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactAnchors, contact_anchors_.get());
 }
 
 bool GpuSolver::body_contact_on(const SimParams& params) const
@@ -376,6 +383,16 @@ void GpuSolver::find_contacts()
 {
     const size_t buckets = contact_layout_.table_size;
     const size_t triangles = mesh_->surface_triangles.size();
+    const size_t surface = contact_layout_.surface_vertices.size();
+    // The largest move starts at 0 each substep; the search passes return
+    // at once while the near lists are fresh.
+    const GLuint zero = 0;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, contact_anchors_.get());
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, sizeof zero, GL_RED_INTEGER,
+                         GL_UNSIGNED_INT, &zero);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatch(programs_.contact_moved, surface);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatch(programs_.contact_hash_clear, buckets + 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatch(programs_.contact_hash_count, triangles);
@@ -385,7 +402,9 @@ void GpuSolver::find_contacts()
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatch(programs_.contact_hash_fill, triangles);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    dispatch(programs_.contact_find, contact_layout_.surface_vertices.size());
+    dispatch(programs_.contact_search, surface);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatch(programs_.contact_pick, surface);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 

@@ -82,6 +82,7 @@ private:
         kSurfaceVertices,
         kContactCandidates,
         kContactSums,
+        kContactAnchors,
     };
     // A compute program and its local_size_x, read back from the linked
     // program so that the shader alone decides its workgroup size.
@@ -102,11 +103,13 @@ private:
         ComputePass solve_tets_colored_one_group;
         ComputePass project_static;
         ComputePass reduce_residual;
+        ComputePass contact_moved;
         ComputePass contact_hash_clear;
         ComputePass contact_hash_count;
         ComputePass contact_hash_scan;
         ComputePass contact_hash_fill;
-        ComputePass contact_find;
+        ComputePass contact_search;
+        ComputePass contact_pick;
         ComputePass contact_solve;
         ComputePass contact_apply;
         // Uniform locations, looked up once.
@@ -158,6 +161,7 @@ private:
     GlBuffer surface_vertices_;
     GlBuffer contact_candidates_;
     GlBuffer contact_sums_;
+    GlBuffer contact_anchors_;
     // Gauss-Seidel in one workgroup (solve_tets_colored_one_group.comp)
     // instead of a dispatch per colour; chosen at load by timing both.
     bool colors_in_one_group_ = false;

@@ -1,0 +1,42 @@
+#version 430 core
+// Body contact, once per substep, 6 of 6: each surface vertex's candidates
+// are the nearest triangles of its near list within the search radius, at
+// most one face per body it lies behind. As BodyContacts::pick_for_vertex.
+#define SIM_NO_GATHER_OR_SURFACE
+#include "sim_common.glsl"
+#include "contact_common.glsl"
+layout(local_size_x = 64) in;
+
+void main()
+{
+    uint s = gl_GlobalInvocationID.x;
+    if (s >= u_contact_counts.y) {
+        return;
+    }
+    vec3 x = positions[surface_vertices[s]].xyz;
+    float radius = u_contact_hash.z;
+    CmNearest picked;
+    cm_nearest_clear(picked);
+    for (uint i = 0u; i < CM_NEAR_SLOTS; ++i) {
+        uint f = contact_candidates[near_slot(s, i)];
+        if (f == NO_CONTACT) {
+            break;
+        }
+        vec3 a = positions[triangle_corner(f, 0u)].xyz;
+        vec3 b = positions[triangle_corner(f, 1u)].xyz;
+        vec3 c = positions[triangle_corner(f, 2u)].xyz;
+        if (!cm_near_triangle_box(x, a, b, c, radius)) {
+            continue;
+        }
+        float d = cm_point_triangle_distance(x, a, b, c);
+        if (d < radius) {
+            uint body = floatBitsToUint(contact_vertices[triangle_corner(f, 0u)].w);
+            uint group = 2u * body + (cm_behind_triangle(x, a, b, c) ? 1u : 0u);
+            cm_nearest_insert(picked, CONTACTS_PER_VERTEX, f, d, group);
+        }
+    }
+    cm_nearest_keep_one_behind_per_body(picked, CONTACTS_PER_VERTEX);
+    for (uint i = 0u; i < CONTACTS_PER_VERTEX; ++i) {
+        contact_candidates[s * CONTACTS_PER_VERTEX + i] = picked.triangle[i];
+    }
+}
