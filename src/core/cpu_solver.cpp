@@ -1,6 +1,7 @@
 #include "core/cpu_solver.h"
 
 #include "core/body_materials.h"
+#include "core/body_shares.h"
 #include "core/contact_math.h"
 #include "core/flush_denormals.h"
 #include "core/grab_math.h"
@@ -90,7 +91,14 @@ void CpuSolver::set_tet_kernel(const TetBlockKernelInfo& kernel)
 
 void CpuSolver::lay_out_blocks()
 {
-    blocks_ = make_tet_blocks(*mesh_, kernel_.lanes);
+    // Whole bodies per thread where they split evenly; else each colour is
+    // split among the threads.
+    const std::vector<uint32_t> tet_share = share_bodies_among(*world_, requested_threads_);
+    const size_t shares = tet_share.empty() ? 1 : static_cast<size_t>(requested_threads_);
+    blocks_ = make_tet_blocks(*mesh_, kernel_.lanes, tet_share, shares);
+    // Each share's dummy vertex, after the mesh's.
+    predicted_positions_.resize(mesh_->vertex_count() + shares, glm::vec3(0.0f));
+    corrections_.resize(mesh_->vertex_count() + shares, glm::vec3(0.0f));
     block_residuals_.assign(blocks_.block_count, 0.0);
     materials_.clear();  // the new blocks need their inverse masses and compliances
     start_team();                     // how many threads help depends on the blocks
@@ -107,7 +115,9 @@ std::string CpuSolver::how_it_runs() const
 void CpuSolver::set_threads(int threads)
 {
     requested_threads_ = std::max(1, threads);
-    start_team();
+    if (mesh_) {
+        lay_out_blocks();  // the bodies may be shared out among them
+    }
 }
 
 void CpuSolver::start_team()
@@ -119,9 +129,10 @@ void CpuSolver::start_team()
     // (25 per colour) 1.6x faster.
     constexpr size_t kMinBlocksPerThread = 4;
     size_t useful = 1;
-    if (mesh_ && blocks_.color_blocks.size() > 1) {
-        const size_t colors = blocks_.color_blocks.size() - 1;
-        useful = std::max<size_t>(1, blocks_.block_count / colors / kMinBlocksPerThread);
+    if (blocks_.shares > 1) {
+        useful = blocks_.shares;  // one thread per share of bodies
+    } else if (mesh_ && blocks_.colors > 0) {
+        useful = std::max<size_t>(1, blocks_.block_count / blocks_.colors / kMinBlocksPerThread);
     }
     const int threads = static_cast<int>(std::min<size_t>(requested_threads_, useful));
     if (threads != team_->size()) {
@@ -267,25 +278,40 @@ void CpuSolver::solve_tets_colored(const SimParams& params, float h)
     const TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x, k.inv_h2,
                             k.volume_enabled};
     const TetBlockArrays arrays = block_arrays(blocks_);
-    const size_t members = static_cast<size_t>(team_->size());
-    team_->run([&](int member) {
-        const ScopedFlushDenormals flush_denormals;  // the workers' own FPU state
-        for (size_t c = 0; c + 1 < blocks_.color_blocks.size(); ++c) {
-            // Within a colour no vertex is shared: the blocks are independent,
-            // and each member takes a run of them in whole pairs (the kernel
-            // steps two blocks at once).
-            const size_t first = blocks_.color_blocks[c];
-            const size_t end = blocks_.color_blocks[c + 1];
-            const size_t pairs = (end - first + 1) / 2;
-            const size_t pairs_each = (pairs + members - 1) / members;
-            const size_t begin = std::min(end, first + 2 * pairs_each * member);
-            const size_t stop = std::min(end, first + 2 * pairs_each * (member + 1));
-            if (begin < stop) {
-                kernel_.solve(arrays, step, begin, stop, block_residuals_.data());
+    if (blocks_.shares > 1) {
+        // Each member owns a share of whole bodies: all its colours in turn,
+        // with no wait between them.
+        team_->run([&](int member) {
+            const ScopedFlushDenormals flush_denormals;  // the workers' own FPU state
+            const size_t first = static_cast<size_t>(member) * blocks_.colors;
+            for (size_t c = first; c < first + blocks_.colors; ++c) {
+                if (blocks_.color_blocks[c] < blocks_.color_blocks[c + 1]) {
+                    kernel_.solve(arrays, step, blocks_.color_blocks[c],
+                                  blocks_.color_blocks[c + 1], block_residuals_.data());
+                }
             }
-            team_->barrier();  // the next colour reads what this one wrote
-        }
-    });
+        });
+    } else {
+        const size_t members = static_cast<size_t>(team_->size());
+        team_->run([&](int member) {
+            const ScopedFlushDenormals flush_denormals;  // the workers' own FPU state
+            for (size_t c = 0; c < blocks_.colors; ++c) {
+                // Within a colour no vertex is shared: the blocks are
+                // independent, and each member takes a run of them in whole
+                // pairs (the kernel steps two blocks at once).
+                const size_t first = blocks_.color_blocks[c];
+                const size_t end = blocks_.color_blocks[c + 1];
+                const size_t pairs = (end - first + 1) / 2;
+                const size_t pairs_each = (pairs + members - 1) / members;
+                const size_t begin = std::min(end, first + 2 * pairs_each * member);
+                const size_t stop = std::min(end, first + 2 * pairs_each * (member + 1));
+                if (begin < stop) {
+                    kernel_.solve(arrays, step, begin, stop, block_residuals_.data());
+                }
+                team_->barrier();  // the next colour reads what this one wrote
+            }
+        });
+    }
     double residual = 0.0;
     for (const double block_residual : block_residuals_) {
         residual += block_residual;

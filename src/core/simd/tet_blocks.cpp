@@ -2,23 +2,36 @@
 
 #include <cassert>
 
-TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes)
+TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint32_t>& tet_share,
+                          size_t shares)
 {
     assert(lanes > 0 && "make_tet_blocks: lanes must be positive");
+    assert(shares >= 1 && (tet_share.empty() ? shares == 1 : tet_share.size() == mesh.tet_count()));
     TetBlocks blocks;
     blocks.lanes = lanes;
     blocks.dummy_vertex = static_cast<uint32_t>(mesh.vertex_count());
+    blocks.shares = shares;
     const Csr& colors = mesh.tet_colors;
-    blocks.color_blocks.push_back(0);
+    blocks.colors = colors.rows();
+    // The tets of each (share, colour), in colour order within a share.
+    std::vector<std::vector<uint32_t>> runs(shares * blocks.colors);
     for (size_t c = 0; c < colors.rows(); ++c) {
-        const size_t tets = colors.end(c) - colors.begin(c);
-        const size_t color_block_count = (tets + lanes - 1) / lanes;
-        for (size_t b = 0; b < color_block_count; ++b) {
+        for (uint32_t e = colors.begin(c); e < colors.end(c); ++e) {
+            const uint32_t t = colors.entries[e];
+            const size_t share = tet_share.empty() ? 0 : tet_share[t];
+            runs[share * blocks.colors + c].push_back(t);
+        }
+    }
+    blocks.color_blocks.push_back(0);
+    for (const std::vector<uint32_t>& run : runs) {
+        const size_t tets = run.size();
+        const size_t run_block_count = (tets + lanes - 1) / lanes;
+        for (size_t b = 0; b < run_block_count; ++b) {
             const size_t remaining = tets - b * lanes;
             blocks.block_tet_count.push_back(
                 static_cast<uint32_t>(remaining < static_cast<size_t>(lanes) ? remaining : lanes));
         }
-        blocks.block_count += color_block_count;
+        blocks.block_count += run_block_count;
         blocks.color_blocks.push_back(static_cast<uint32_t>(blocks.block_count));
     }
 
@@ -33,11 +46,10 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes)
     blocks.lambda_shape = AlignedArray<float>(slots);
     blocks.lambda_volume = AlignedArray<float>(slots);
 
-    for (size_t c = 0; c < colors.rows(); ++c) {
-        size_t slot = static_cast<size_t>(blocks.color_blocks[c]) * lanes;
-        const size_t color_end = static_cast<size_t>(blocks.color_blocks[c + 1]) * lanes;
-        for (uint32_t e = colors.begin(c); e < colors.end(c); ++e, ++slot) {
-            const uint32_t t = colors.entries[e];
+    for (size_t r = 0; r < runs.size(); ++r) {
+        size_t slot = static_cast<size_t>(blocks.color_blocks[r]) * lanes;
+        const size_t run_end = static_cast<size_t>(blocks.color_blocks[r + 1]) * lanes;
+        for (const uint32_t t : runs[r]) {
             blocks.tet[slot] = t;
             for (int a = 0; a < 4; ++a) {
                 blocks.corner[a][slot] = static_cast<int32_t>(mesh.tets[t][a]);
@@ -48,12 +60,15 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes)
                 }
             }
             blocks.inv_rest_volume[slot] = 1.0f / mesh.rest_volumes_m3[t];
+            ++slot;
         }
-        // Padding: a unit tet collapsed on the dummy vertex, with no mass.
-        for (; slot < color_end; ++slot) {
+        // Padding: a unit tet collapsed on the share's dummy vertex, with no
+        // mass.
+        const uint32_t dummy = blocks.dummy_vertex + static_cast<uint32_t>(r / blocks.colors);
+        for (; slot < run_end; ++slot) {
             blocks.tet[slot] = TetBlocks::kPaddingTet;
             for (int a = 0; a < 4; ++a) {
-                blocks.corner[a][slot] = static_cast<int32_t>(blocks.dummy_vertex);
+                blocks.corner[a][slot] = static_cast<int32_t>(dummy);
             }
             for (int i = 0; i < 9; ++i) {
                 blocks.b[i][slot] = (i % 4 == 0) ? 1.0f : 0.0f;

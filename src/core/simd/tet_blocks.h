@@ -4,6 +4,11 @@
 // that a block's rest data is a handful of aligned vector loads. A colour's
 // last block is padded with tets on a dummy vertex that have no mass and so
 // move nothing.
+//
+// The tets may also be split into shares that share no vertex (whole bodies
+// of a world): then the blocks are laid out share by share, each colour by
+// colour, and a thread can run all the colours of its share without waiting
+// for the others between colours. Each share pads onto its own dummy vertex.
 #pragma once
 
 #include "core/simd/aligned_array.h"
@@ -16,9 +21,14 @@
 struct TetBlocks {
     int lanes = 0;
     size_t block_count = 0;
-    uint32_t dummy_vertex = 0;  // index of the padding lanes' vertex: the vertex count
+    // Share s's padding lanes' vertex is dummy_vertex + s (the first is the
+    // vertex count).
+    uint32_t dummy_vertex = 0;
+    size_t shares = 1;
+    size_t colors = 0;
 
-    // Colour c owns blocks color_blocks[c] .. color_blocks[c + 1] - 1.
+    // Colour c of share s owns blocks color_blocks[i] .. color_blocks[i + 1]
+    // - 1, with i = s * colors + c.
     std::vector<uint32_t> color_blocks;
     // Real tets in each block (the rest of its lanes are padding).
     std::vector<uint32_t> block_tet_count;
@@ -37,8 +47,11 @@ struct TetBlocks {
     static constexpr uint32_t kPaddingTet = 0xffffffffu;
 };
 
-// Lays out the mesh's tet_colors for `lanes`-wide SIMD.
-TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes);
+// Lays out the mesh's tet_colors for `lanes`-wide SIMD; with `tet_share`
+// (per tet, 0 .. shares - 1; tets of different shares must share no vertex)
+// share by share.
+TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes,
+                          const std::vector<uint32_t>& tet_share = {}, size_t shares = 1);
 
 // The pointers the kernels take; valid until `blocks` changes.
 TetBlockArrays block_arrays(TetBlocks& blocks);
