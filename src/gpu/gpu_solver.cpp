@@ -1,5 +1,7 @@
 #include "gpu/gpu_solver.h"
 
+#include "gpu/sim_parameters.h"
+
 #include "core/body_materials.h"
 #include "core/material.h"
 
@@ -12,21 +14,6 @@ namespace {
 // The smallest local_size_x of the passes that cover one item per invocation
 // (max_items_per_dispatch); the shaders declare their own sizes.
 constexpr GLuint kSmallestGroupSize = 64;
-
-// std140 block SimParameters of shaders/sim_common.glsl.
-struct SimParametersBlock {
-    glm::vec4 gravity_h;
-    glm::vec4 solver;
-    glm::vec4 contact;
-    glm::uvec4 counts;
-    glm::uvec4 grab_vertices;
-    glm::vec4 grab_weights;
-    glm::vec4 grab_target;
-    glm::vec4 contact_hash;
-    glm::uvec4 contact_counts;
-    glm::vec4 obstacles[2 * kMaxObstacles];
-    glm::vec4 body_exclusion[kMaxWorldBodies / 4];
-};
 
 // std430 block PickResult of shaders/pick.comp.
 struct PickResultBlock {
@@ -329,36 +316,36 @@ void GpuSolver::upload_parameters(const SimParams& params)
     // solver computes it, so both run the same arithmetic.
     const float h = kFrameSeconds / static_cast<float>(params.substeps);
     SimParametersBlock block{};
-    block.gravity_h = glm::vec4(params.gravity_m_s2, h);
-    block.solver = glm::vec4(params.jacobi_k, std::max(0.0f, 1.0f - params.air_damping_per_s * h),
+    block.u_gravity_h = glm::vec4(params.gravity_m_s2, h);
+    block.u_solver = glm::vec4(params.jacobi_k, std::max(0.0f, 1.0f - params.air_damping_per_s * h),
                              1.0f / h, 1.0f / (h * h));
-    block.contact = glm::vec4(params.static_friction, params.dynamic_friction,
+    block.u_contact = glm::vec4(params.static_friction, params.dynamic_friction,
                               params.ground_enabled ? 1.0f : 0.0f, kContactRecoverySpeedMS);
-    block.counts = glm::uvec4(mesh_->vertex_count(), mesh_->tet_count(),
+    block.u_counts = glm::uvec4(mesh_->vertex_count(), mesh_->tet_count(),
                               mesh_->surface_triangles.size(), world_->obstacles.size());
-    block.contact_hash = glm::vec4(1.0f / contact_layout_.cell_size_m, kContactThicknessM,
+    block.u_contact_hash = glm::vec4(1.0f / contact_layout_.cell_size_m, kContactThicknessM,
                                    kContactSearchRadiusM, kContactListRadiusM);
     for (size_t b = 0; b < contact_layout_.rest_exclusion_m.size(); ++b) {
-        block.body_exclusion[b / 4][static_cast<int>(b % 4)] = contact_layout_.rest_exclusion_m[b];
+        block.u_body_exclusion[b / 4][static_cast<int>(b % 4)] = contact_layout_.rest_exclusion_m[b];
     }
-    block.contact_counts = glm::uvec4(contact_layout_.table_size,
+    block.u_contact_counts = glm::uvec4(contact_layout_.table_size,
                                       contact_layout_.surface_vertices.size(),
                                       body_contact_on(params) ? 1u : 0u, 0u);
     for (size_t o = 0; o < world_->obstacles.size(); ++o) {
         const Obstacle& obstacle = world_->obstacles[o];
-        block.obstacles[2 * o] = glm::vec4(obstacle.a, obstacle.radius_m);
-        block.obstacles[2 * o + 1] = glm::vec4(obstacle.b, static_cast<float>(obstacle.shape));
+        block.u_obstacles[2 * o] = glm::vec4(obstacle.a, obstacle.radius_m);
+        block.u_obstacles[2 * o + 1] = glm::vec4(obstacle.b, static_cast<float>(obstacle.shape));
     }
     if (grab_) {
         // The same float expression as CpuSolver::solve_grab.
         const float alpha_tilde = 1.0f / (sanitized_grab_stiffness(grab_->stiffness_n_per_m) * h * h);
-        block.grab_vertices = glm::uvec4(grab_->vertices, 1);
-        block.grab_weights = glm::vec4(grab_->weights, alpha_tilde);
-        block.grab_target = glm::vec4(grab_->target_m, grab_max_step_m_);
+        block.u_grab_vertices = glm::uvec4(grab_->vertices, 1);
+        block.u_grab_weights = glm::vec4(grab_->weights, alpha_tilde);
+        block.u_grab_target = glm::vec4(grab_->target_m, grab_max_step_m_);
     } else {
-        block.grab_vertices = glm::uvec4(0);
-        block.grab_weights = glm::vec4(0.0f);
-        block.grab_target = glm::vec4(0.0f);
+        block.u_grab_vertices = glm::uvec4(0);
+        block.u_grab_weights = glm::vec4(0.0f);
+        block.u_grab_target = glm::vec4(0.0f);
     }
     glBindBuffer(GL_UNIFORM_BUFFER, parameters_.get());
     glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof(block), &block);

@@ -1,0 +1,32 @@
+// The simulation's parameter block, declared once for both sides: the
+// compute shaders see it as a std140 uniform block (sim_common.glsl), and
+// GpuSolver fills a C++ struct made from this same text
+// (src/gpu/sim_parameters.h). Every member is a vec4, a uvec4 or an array
+// of vec4, whose std140 layout is the C++ one, with no padding rule to keep
+// in step. The includer defines SIM_PARAMETERS_BEGIN and SIM_PARAMETERS_END.
+// Set once per frame by GpuSolver::upload_parameters.
+
+// As kMaxObstacles and kMaxWorldBodies in core/world.h.
+#define SIM_MAX_OBSTACLES 32
+#define SIM_MAX_BODIES 1024
+
+SIM_PARAMETERS_BEGIN
+    vec4 u_gravity_h;        // xyz gravity (m/s^2), w substep length h (s)
+    vec4 u_solver;           // x Jacobi k, y velocity damping factor per substep, z 1/h, w 1/h^2
+    vec4 u_contact;          // x static friction, y dynamic friction, z 1 if the ground is on,
+                             // w body contacts' recovery speed (m/s)
+    uvec4 u_counts;          // x vertices, y tets, z surface triangles, w obstacles
+    // The grab (mouse or --drag): three vertices and their weights.
+    uvec4 u_grab_vertices;   // xyz vertices, w 1 while grabbing
+    vec4 u_grab_weights;     // xyz barycentric weights, w compliance / h^2
+    vec4 u_grab_target;      // xyz target (m), w largest move per iteration (m)
+    // Body contact (core/body_contacts.h): x 1 / hash cell size (1/m),
+    // y thickness, z search radius, w the near lists' radius (m).
+    vec4 u_contact_hash;
+    uvec4 u_contact_counts;  // x hash table size, y surface vertices, z 1 if body contact is on
+    // Obstacle i is u_obstacles[2i] = (a, radius), [2i + 1] = (b, shape),
+    // as contact_math.glsl takes them.
+    vec4 u_obstacles[2 * SIM_MAX_OBSTACLES];
+    // Each body's rest-shape neighbourhood (m), four bodies a vec4.
+    vec4 u_body_exclusion[SIM_MAX_BODIES / 4];
+SIM_PARAMETERS_END
