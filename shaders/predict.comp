@@ -4,16 +4,16 @@
 // start the substep's correction at zero) and reset the tet's multipliers.
 // The two touch disjoint data, so fusing them only saves a launch.
 #include "sim_common.glsl"
+#include "substep_math.glsl"
 layout(local_size_x = 64) in;
 
 void predict_vertex(uint v)
 {
     vec3 x = positions[v].xyz;
     if (inverse_masses[v] != 0.0f) {
-        // Damping before gravity, so that it does not weaken the static load.
-        vec3 velocity = u_solver.y * velocities[v].xyz + u_gravity_h.w * u_gravity_h.xyz;
+        vec3 velocity = velocities[v].xyz;
+        sm_predict(x, velocity, u_solver.y, u_gravity_h.xyz, u_gravity_h.w);
         velocities[v] = vec4(velocity, 0.0f);
-        x += u_gravity_h.w * velocity;
         positions[v] = vec4(x, 0.0f);
     }
     predicted[v] = vec4(x, 0.0f);

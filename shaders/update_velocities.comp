@@ -3,6 +3,7 @@
 // parts, then Coulomb friction against the ground and the obstacles.
 #include "sim_common.glsl"
 #include "contact_math.glsl"
+#include "substep_math.glsl"
 #include "static_contact.glsl"
 layout(local_size_x = 64) in;
 
@@ -13,7 +14,7 @@ void main()
         return;
     }
     vec4 correction = corrections[v];
-    vec3 velocity = velocities[v].xyz + correction.xyz * u_solver.z;
+    vec3 velocity = sm_velocity_after_substep(velocities[v].xyz, correction.xyz, u_solver.z);
     float push = correction.w;
     if (push > 0.0f) {
         velocity = cm_apply_friction(velocity, static_surface_normal(positions[v].xyz), push,

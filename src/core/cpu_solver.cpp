@@ -3,6 +3,7 @@
 #include "core/body_materials.h"
 #include "core/body_shares.h"
 #include "core/contact_math.h"
+#include "core/substep_math.h"
 #include "core/flush_denormals.h"
 #include "core/grab_math.h"
 #include "core/material.h"
@@ -213,14 +214,13 @@ void CpuSolver::step_frame(const SimParams& raw_params)
 
 void CpuSolver::predict(const SimParams& params, float h)
 {
-    // Damping before gravity, so that it does not weaken the static load.
-    const float damping = std::max(0.0f, 1.0f - params.air_damping_per_s * h);
+    const float damping = substep_math::sm_velocity_damping(params.air_damping_per_s, h);
     for (size_t v = 0; v < positions_.size(); ++v) {
         static_push_m_[v] = 0.0f;
         corrections_[v] = glm::vec3(0.0f);
         if (inverse_masses_[v] != 0.0f) {
-            velocities_[v] = damping * velocities_[v] + h * params.gravity_m_s2;
-            positions_[v] += h * velocities_[v];
+            substep_math::sm_predict(positions_[v], velocities_[v], damping, params.gravity_m_s2,
+                                     h);
         }
         predicted_positions_[v] = positions_[v];
     }
@@ -430,9 +430,8 @@ void CpuSolver::update_velocities(const SimParams& params, float h)
 {
     const float inv_h = 1.0f / h;
     for (size_t v = 0; v < positions_.size(); ++v) {
-        // (x - x_prev) / h, with x - x_prev = h v_predicted + correction
-        // taken from its exact parts instead of a difference of coordinates.
-        glm::vec3 velocity = velocities_[v] + corrections_[v] * inv_h;
+        glm::vec3 velocity =
+            substep_math::sm_velocity_after_substep(velocities_[v], corrections_[v], inv_h);
         const float push = static_push_m_[v];
         if (push > 0.0f) {
             velocity = contact_math::cm_apply_friction(

@@ -4,6 +4,7 @@
 
 #include "core/body_materials.h"
 #include "core/material.h"
+#include "core/substep_math.h"
 
 #include <cassert>
 #include <chrono>
@@ -317,7 +318,8 @@ void GpuSolver::upload_parameters(const SimParams& params)
     const float h = kFrameSeconds / static_cast<float>(params.substeps);
     SimParametersBlock block{};
     block.u_gravity_h = glm::vec4(params.gravity_m_s2, h);
-    block.u_solver = glm::vec4(params.jacobi_k, std::max(0.0f, 1.0f - params.air_damping_per_s * h),
+    block.u_solver = glm::vec4(params.jacobi_k,
+                               substep_math::sm_velocity_damping(params.air_damping_per_s, h),
                              1.0f / h, 1.0f / (h * h));
     block.u_contact = glm::vec4(params.static_friction, params.dynamic_friction,
                               params.ground_enabled ? 1.0f : 0.0f, kContactRecoverySpeedMS);
