@@ -22,21 +22,27 @@ layout(std430, binding = 22) buffer ContactCandidates { uint contact_candidates[
 // Per mesh vertex: xyz the fixed-point sum of this iteration's contact
 // corrections, w how many contacts moved it.
 layout(std430, binding = 23) buffer ContactSums { int contact_sums[]; };
-// The float bits of the largest move of a surface vertex since the near
-// lists were searched (contact_moved.comp), then per surface vertex where
-// its list was searched.
+// The near lists' state, as the float bits of non-negative floats (which
+// order as unsigned integers): the largest move of a surface vertex since
+// the lists were searched (contact_moved.comp); the move the last search
+// allows (cm_near_list_allowed_move, the least over the vertices: 0 before
+// the first search); the same being gathered by a search under way, which
+// contact_pick.comp then makes the allowed move. Then per surface vertex
+// where its list was searched.
 layout(std430, binding = 24) buffer ContactAnchors {
     uint contact_largest_move_bits;
-    uint contact_anchors_padding[3];
+    uint contact_allowed_move_bits;
+    uint contact_next_allowed_move_bits;
+    uint contact_anchors_padding;
     vec4 contact_anchors[];
 };
 
-// Whether the near lists still hold every triangle within the search radius
+// Whether the near lists still hold every vertex's picks
 // (cm_near_lists_fresh); the search passes do nothing then.
 bool near_lists_fresh()
 {
     return cm_near_lists_fresh(uintBitsToFloat(contact_largest_move_bits),
-                               u_contact_hash.w - u_contact_hash.z);
+                               uintBitsToFloat(contact_allowed_move_bits));
 }
 
 // Slot i of surface vertex s's near list in contact_candidates.

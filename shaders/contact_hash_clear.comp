@@ -12,6 +12,9 @@ void main()
         return;
     }
     uint i = gl_GlobalInvocationID.x;
+    if (i == 0u) {
+        contact_next_allowed_move_bits = floatBitsToUint(3.0e38f);  // the search's minimum starts high
+    }
     if (i <= u_contact_counts.x) {
         contact_hash[i] = 0u;
     }

@@ -287,14 +287,15 @@ TM_FN bool cm_vertex_triangle_step(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, float
 
 // ---------------------------------------------------------------------------
 // The spatial hash over the surface triangles and the fixed-point sums. A
-// triangle is listed in every cell its box, grown by the search radius,
-// touches; a vertex then looks in its own cell only.
+// triangle is listed in every cell its box, grown by the near lists'
+// radius, touches; a vertex then looks in its own cell only.
 // ---------------------------------------------------------------------------
 
-// At most this many cells per axis for one triangle: with cells at least
-// 1.5 times the largest rest triangle plus the radius, two suffice until a
-// triangle is stretched past 1.5 times its size; a wildly stretched one is
-// listed partly rather than in thousands of cells.
+// At most this many cells per axis for one triangle: with cells a third of
+// 1.5 times the largest rest triangle's box side plus twice the radius
+// (ContactLayout::make), four suffice until a triangle is stretched past
+// 1.5 times its size; a wildly stretched one is listed partly rather than
+// in thousands of cells.
 const int CM_MAX_CELLS_PER_AXIS = 4;
 
 // A float that can be converted to int: NaN (a diverged vertex) becomes 0,
@@ -347,7 +348,7 @@ TM_FN uint cm_cell_hash(ivec3 cell, uint table_size)
 // do not depend on the order the triangles were met in.
 // ---------------------------------------------------------------------------
 
-const uint CM_NEAR_SLOTS = 8u;
+const uint CM_NEAR_SLOTS = 16u;
 const uint CM_NO_TRIANGLE = 0xffffffffu;
 
 struct CmNearest {
@@ -422,13 +423,41 @@ TM_FN void cm_nearest_keep_one_behind_per_body(TM_INOUT(CmNearest) n, uint slots
     }
 }
 
-// Whether the near lists found at `anchor` still hold every triangle within
-// the search radius: a vertex and a triangle each moved less than
-// `largest_move` since, so their distance changed by less than twice that.
-// False for NaN (a first search, or a diverged vertex).
-TM_FN bool cm_near_lists_fresh(float largest_move, float skin)
+// Candidates picked per vertex each substep (kContactsPerVertex).
+const uint CM_PICKS = 4u;
+
+// How far every vertex may move from where a near list was searched before
+// the list may miss a triangle that matters. A triangle left off it lay at
+// least `reach` away (the list's last distance if it is full, else the list
+// radius), and a move of m by the vertex and by a triangle's corners
+// changes a distance by less than 2m. So a list that is not full holds
+// every triangle within the search radius while 2m < reach - search radius
+// (the skin). Where more triangles crowd than a list holds, it holds every
+// triangle within half the search radius while 2m < reach - that half (the
+// picks, the nearest few, lie there: a vertex on a fine surface has its
+// nearest triangles within a centimetre or two); or the CM_PICKS nearest
+// (the listed ones then at most d + 2m away, the others at least reach -
+// 2m) while 4m < reach - d, with d the CM_PICKS-th listed distance: this
+// holds every pick even where a vertex came near a coarse surface. Never
+// negative.
+TM_FN float cm_near_list_allowed_move(CmNearest n, float search_radius, float list_radius)
 {
-    return 2.0f * largest_move < skin;
+    bool full = n.triangle[CM_NEAR_SLOTS - 1u] != CM_NO_TRIANGLE;
+    float reach = full ? n.distance[CM_NEAR_SLOTS - 1u] : list_radius;
+    float all_within = full ? 0.5f * (reach - 0.5f * search_radius)
+                            : 0.5f * (reach - search_radius);
+    float nearest = n.triangle[CM_PICKS - 1u] != CM_NO_TRIANGLE
+                        ? 0.25f * (reach - n.distance[CM_PICKS - 1u])
+                        : 0.0f;
+    return max(max(all_within, nearest), 0.0f);
+}
+
+// Whether the near lists still hold every vertex's picks: each vertex moved
+// less than the smallest allowed move of the last search. False for NaN (a
+// diverged vertex).
+TM_FN bool cm_near_lists_fresh(float largest_move, float allowed_move)
+{
+    return largest_move < allowed_move;
 }
 
 // Contact corrections are gathered per vertex as integers, so that the sum

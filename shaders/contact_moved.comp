@@ -1,8 +1,9 @@
 #version 430 core
 // Body contact, once per substep, 0 of 6: the largest move of a surface
 // vertex since its near list was searched (the float bits of non-negative
-// floats order as unsigned integers; a NaN's are above every number's).
-// GpuSolver zeroes it first.
+// floats order as unsigned integers; a NaN's are above every number's, so a
+// diverged vertex makes the lists stale where NaNs are kept). GpuSolver
+// zeroes it first.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
 #include "contact_common.glsl"

@@ -10,6 +10,10 @@ layout(local_size_x = 64) in;
 void main()
 {
     uint s = gl_GlobalInvocationID.x;
+    if (s == 0u) {
+        // This substep's search, if there was one, is done (no pick reads it).
+        contact_allowed_move_bits = contact_next_allowed_move_bits;
+    }
     if (s >= u_contact_counts.y) {
         return;
     }

@@ -48,4 +48,7 @@ void main()
     for (uint i = 0u; i < CM_NEAR_SLOTS; ++i) {
         contact_candidates[near_slot(s, i)] = nearest.triangle[i];
     }
+    atomicMin(contact_next_allowed_move_bits,
+              floatBitsToUint(cm_near_list_allowed_move(nearest, u_contact_hash.z,
+                                                        u_contact_hash.w)));
 }

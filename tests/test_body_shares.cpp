@@ -63,15 +63,21 @@ TEST(BodyShares, ThePileSplitsIntoTwoNearEvenSharesOfWholeBodies)
 
 TEST(BodyShares, NoneWithoutAnEvenSplit)
 {
-    // One body; one thread; a large cube beside a small one.
-    const std::shared_ptr<const World> one = assembled(cube_dropped_on_cube(4));
-    ASSERT_TRUE(one);
-    EXPECT_FALSE(share_bodies_among(*one, 2).empty()) << "two equal cubes split evenly";
-    EXPECT_TRUE(share_bodies_among(*one, 1).empty());
-    EXPECT_TRUE(share_bodies_among(*one, 3).empty()) << "fewer bodies than threads";
+    // Two equal cubes split; not on one thread, nor on more threads than
+    // bodies, nor when the cubes are too small to be worth a thread.
+    const std::shared_ptr<const World> two = assembled(cube_dropped_on_cube(8));
+    ASSERT_TRUE(two);
+    EXPECT_FALSE(share_bodies_among(*two, 2).empty()) << "two equal cubes split evenly";
+    EXPECT_TRUE(share_bodies_among(*two, 1).empty());
+    EXPECT_TRUE(share_bodies_among(*two, 3).empty()) << "fewer bodies than threads";
+    const std::shared_ptr<const World> small = assembled(cube_dropped_on_cube(4));
+    ASSERT_TRUE(small);
+    EXPECT_LT(small->bodies[0].tet_count, kMinTetsPerShare);
+    EXPECT_TRUE(share_bodies_among(*small, 2).empty());
 
+    // A large cube beside a small one.
     WorldDesc uneven = cube_dropped_on_cube(4);
-    uneven.bodies[0] = lattice_cube(0.3f, 8, {0.0f, 0.15f, 0.0f});
+    uneven.bodies[0] = lattice_cube(0.3f, 12, {0.0f, 0.15f, 0.0f});
     const std::shared_ptr<const World> lopsided = assembled(uneven);
     ASSERT_TRUE(lopsided);
     EXPECT_TRUE(share_bodies_among(*lopsided, 2).empty());

@@ -11,6 +11,10 @@ namespace cm = contact_math;
 
 static_assert(kNearTrianglesPerVertex == cm::CM_NEAR_SLOTS);
 static_assert(kNoContact == cm::CM_NO_TRIANGLE);
+static_assert(kContactsPerVertex == cm::CM_PICKS);
+static_assert(kMaxCellsPerTriangle == static_cast<uint32_t>(cm::CM_MAX_CELLS_PER_AXIS *
+                                                            cm::CM_MAX_CELLS_PER_AXIS *
+                                                            cm::CM_MAX_CELLS_PER_AXIS));
 
 ContactLayout ContactLayout::make(const World& world)
 {
@@ -63,8 +67,9 @@ void BodyContacts::load(const World& world)
     triangle_boxes_.assign(2 * world.mesh->surface_triangles.size(), glm::vec3(0.0f));
     bucket_entries_.assign(world.mesh->surface_triangles.size() * kMaxCellsPerTriangle, 0);
     near_.assign(surface * kNearTrianglesPerVertex, kNoContact);
-    // NaN: no list is fresh before the first search.
-    anchors_.assign(surface, glm::vec3(NAN));
+    anchors_.assign(surface, glm::vec3(0.0f));
+    allowed_moves_.assign(surface, 0.0f);
+    allowed_move_ = 0.0f;  // no list is fresh before the first search
     search_count_ = 0;
     candidates_.assign(surface * kContactsPerVertex, kNoContact);
     sums_size_ = world.mesh->vertex_count();
@@ -113,11 +118,10 @@ void BodyContacts::find(const std::vector<glm::vec3>& positions, WorkerTeam& tea
 bool BodyContacts::near_lists_stale(const std::vector<glm::vec3>& positions) const
 {
     // Fresh while every vertex is (the GPU takes the largest move); a NaN
-    // move (a first search, a diverged vertex) is not.
+    // move (a diverged vertex) is not.
     for (size_t s = 0; s < anchors_.size(); ++s) {
         const float move = glm::length(positions[layout_.surface_vertices[s]] - anchors_[s]);
-        // The skin as the compute shaders compute it, to the bit.
-        if (!cm::cm_near_lists_fresh(move, kContactListRadiusM - kContactSearchRadiusM)) {
+        if (!cm::cm_near_lists_fresh(move, allowed_move_)) {
             return true;
         }
     }
@@ -162,6 +166,9 @@ void BodyContacts::search(const std::vector<glm::vec3>& positions, WorkerTeam& t
 
     share_out(team, layout_.surface_vertices.size(),
               [&](size_t s) { search_for_vertex(s, positions, inv_cell); });
+    allowed_move_ = allowed_moves_.empty()
+                        ? 0.0f
+                        : *std::min_element(allowed_moves_.begin(), allowed_moves_.end());
 }
 
 // Each surface vertex keeps its nearest triangles within the list radius
@@ -201,6 +208,8 @@ void BodyContacts::search_for_vertex(size_t s, const std::vector<glm::vec3>& pos
         }
     }
     std::copy_n(nearest.triangle, kNearTrianglesPerVertex, &near_[s * kNearTrianglesPerVertex]);
+    allowed_moves_[s] =
+        cm::cm_near_list_allowed_move(nearest, kContactSearchRadiusM, kContactListRadiusM);
 }
 
 // The nearest few of the near list within the search radius, at most one
@@ -249,7 +258,9 @@ void BodyContacts::solve(std::vector<glm::vec3>& positions, const std::vector<gl
         // after, give the same bits however the pairs were shared.
         std::vector<glm::ivec4>& sums = member_sums_[static_cast<size_t>(member)];
         const auto gather = [&](uint32_t v, const glm::vec3& d) {
-            sums[v] += glm::ivec4(cm::cm_to_fixed(d), 1);
+            // Wrapping as the GPU's atomics do (a signed overflow would
+            // be undefined).
+            sums[v] = glm::ivec4(glm::uvec4(sums[v]) + glm::uvec4(glm::ivec4(cm::cm_to_fixed(d), 1)));
         };
         const uint32_t v = layout_.surface_vertices[s];
         for (uint32_t i = 0; i < kContactsPerVertex; ++i) {
@@ -281,7 +292,7 @@ void BodyContacts::solve(std::vector<glm::vec3>& positions, const std::vector<gl
     for (const uint32_t v : layout_.surface_vertices) {
         glm::ivec4 sum(0);
         for (size_t m = 0; m < members; ++m) {
-            sum += member_sums_[m][v];
+            sum = glm::ivec4(glm::uvec4(sum) + glm::uvec4(member_sums_[m][v]));
             member_sums_[m][v] = glm::ivec4(0);
         }
         if (sum.w == 0) {

@@ -21,8 +21,8 @@
 // thick enough that float rounding on metre coordinates never reaches it.
 inline constexpr float kContactThicknessM = 0.004f;
 // Triangles nearer than this to a vertex after the substep's prediction are
-// its candidates. It bounds how far a vertex may go between two searches and
-// still be caught: (0.04 - 0.004) m in 1/600 s is 21 m/s at the default 10
+// its candidates. It bounds how far a vertex may go in a substep and still
+// be caught: (0.04 - 0.004) m in 1/600 s is 21 m/s at the default 10
 // substeps. At 0.025 m the pile scene's bodies, meeting at up to 18 m/s,
 // went 11 cm into each other.
 inline constexpr float kContactSearchRadiusM = 0.04f;
@@ -31,21 +31,21 @@ inline constexpr float kContactSearchRadiusM = 0.04f;
 inline constexpr float kContactRecoverySpeedMS = 0.25f;
 // The near lists reach this much farther than the search radius, and are
 // searched again once some vertex has moved half of it (a vertex and a
-// triangle then came at most the skin nearer). A resting heap searches
-// rarely instead of every substep; a falling body still makes nearly every
-// substep search.
+// triangle then came at most the skin nearer), or less where more than
+// kNearTrianglesPerVertex triangles crowd near a vertex
+// (cm_near_list_allowed_move). A resting heap searches rarely instead of
+// every substep; a falling body still makes nearly every substep search.
 inline constexpr float kContactSkinM = 0.01f;
 
 // Candidate triangles kept per surface vertex each substep, nearest first.
 inline constexpr uint32_t kContactsPerVertex = 4;
-// Triangles a near list holds (CM_NEAR_SLOTS): a triangle beyond the eighth
-// nearest at the search may come among the four nearest before the next
-// only where more than eight crowd within the skin.
-inline constexpr uint32_t kNearTrianglesPerVertex = 8;
+// Triangles a near list holds (CM_NEAR_SLOTS).
+inline constexpr uint32_t kNearTrianglesPerVertex = 16;
 inline constexpr uint32_t kNoContact = 0xffffffffu;
 // How far the near lists reach.
 inline constexpr float kContactListRadiusM = kContactSearchRadiusM + kContactSkinM;
-// Cells a triangle may be listed in (CM_MAX_CELLS_PER_AXIS cubed).
+// Cells a triangle may be listed in (CM_MAX_CELLS_PER_AXIS cubed, asserted
+// in body_contacts.cpp).
 inline constexpr uint32_t kMaxCellsPerTriangle = 64;
 
 // The hash's fixed layout for a world: which vertices and triangles take
@@ -97,7 +97,8 @@ public:
     uint64_t search_count() const { return search_count_; }
 
 private:
-    // Whether some surface vertex moved half the skin since the last search.
+    // Whether some surface vertex moved the allowed move since the last
+    // search.
     bool near_lists_stale(const std::vector<glm::vec3>& positions) const;
     // The hash, then every surface vertex's near list.
     void search(const std::vector<glm::vec3>& positions, WorkerTeam& team);
@@ -113,6 +114,8 @@ private:
     std::vector<glm::vec3> triangle_boxes_;  // per triangle, lo and hi grown by the list radius
     std::vector<uint32_t> near_;            // per surface vertex, kNearTrianglesPerVertex
     std::vector<glm::vec3> anchors_;        // per surface vertex, where its list was searched
+    std::vector<float> allowed_moves_;      // per surface vertex, at the last search
+    float allowed_move_ = 0.0f;             // the least of them: 0 before the first search
     uint64_t search_count_ = 0;
     std::vector<uint32_t> candidates_;      // per surface vertex, kContactsPerVertex
     // Per team member, per mesh vertex: xyz the fixed-point sum of the

@@ -12,8 +12,10 @@ std::vector<uint32_t> share_bodies_among(const World& world, int threads)
     std::iota(order.begin(), order.end(), size_t{0});
     // Largest first; equal bodies in world order, so the split is the same
     // on every run.
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return world.bodies[a].tet_count > world.bodies[b].tet_count;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const uint32_t tets_a = world.bodies[a].tet_count;
+        const uint32_t tets_b = world.bodies[b].tet_count;
+        return tets_a != tets_b ? tets_a > tets_b : a < b;
     });
     std::vector<size_t> share_tets(static_cast<size_t>(threads), 0);
     std::vector<uint32_t> body_share(world.body_count(), 0);
@@ -25,7 +27,9 @@ std::vector<uint32_t> share_bodies_among(const World& world, int threads)
     }
     const size_t total = world.mesh->tet_count();
     const size_t heaviest = *std::max_element(share_tets.begin(), share_tets.end());
-    if (static_cast<double>(heaviest) * threads > kMaxShareImbalance * static_cast<double>(total)) {
+    const size_t least = *std::min_element(share_tets.begin(), share_tets.end());
+    if (least < kMinTetsPerShare ||
+        static_cast<double>(heaviest) * threads > kMaxShareImbalance * static_cast<double>(total)) {
         return {};
     }
     std::vector<uint32_t> tet_share(total, 0);

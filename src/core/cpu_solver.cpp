@@ -123,8 +123,8 @@ void CpuSolver::set_threads(int threads)
 
 void CpuSolver::start_team()
 {
-    // Each colour ends in a barrier: a member must get enough blocks of a
-    // colour to outweigh waiting for the others. Measured on 2 cores: the
+    // Split by colour, each colour ends in a barrier: a member must get
+    // enough blocks of a colour to outweigh waiting for the others. Measured on 2 cores: the
     // cube (3 blocks of 16 per colour) runs 4x slower on two threads than
     // on one, the bunny (10 per colour) 1.25x faster, a 10k-tet lattice
     // (25 per colour) 1.6x faster.

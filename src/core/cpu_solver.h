@@ -112,8 +112,8 @@ private:
     // apart and adds them after every iteration: the correction is summed at
     // full float precision instead of being rounded into metre-sized
     // coordinates iteration after iteration (see docs/algorithm.md, 4.3).
-    // Both hold one more entry than there are vertices: the dummy vertex the
-    // SIMD blocks' padding lanes point at.
+    // Both hold one more entry per share of the blocks than there are
+    // vertices: the dummy vertices the SIMD blocks' padding lanes point at.
     std::vector<glm::vec3> predicted_positions_;
     std::vector<glm::vec3> corrections_;
     std::vector<float> static_push_m_;       // normal correction by ground and obstacles this substep

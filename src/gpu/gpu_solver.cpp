@@ -245,9 +245,9 @@ void GpuSolver::upload_contact_layout()
            std::vector<uint32_t>(surface * (kContactsPerVertex + kNearTrianglesPerVertex),
                                  kNoContact));
     upload(contact_sums_, std::vector<int32_t>(4 * m.vertex_count(), 0));
-    // The largest move, its padding, then the anchors: NaN, so that the
-    // first substep searches.
-    upload(contact_anchors_, std::vector<float>(4 + 4 * surface, NAN));
+    // The largest move, the allowed move (0: the first substep searches),
+    // the next allowed move and padding, then the anchors.
+    upload(contact_anchors_, std::vector<float>(4 + 4 * surface, 0.0f));
 }
 
 void GpuSolver::upload_body_at_rest()
@@ -376,6 +376,7 @@ void GpuSolver::find_contacts()
     // The largest move starts at 0 each substep; the search passes return
     // at once while the near lists are fresh.
     const GLuint zero = 0;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // after the last substep's atomics
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, contact_anchors_.get());
     glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, sizeof zero, GL_RED_INTEGER,
                          GL_UNSIGNED_INT, &zero);

@@ -2,8 +2,8 @@
 // colour in blocks of `lanes` tets (4, 8 or 16, one per SIMD lane), every
 // per-tet value stored lane by lane (structure of arrays within a block), so
 // that a block's rest data is a handful of aligned vector loads. A colour's
-// last block is padded with tets on a dummy vertex that have no mass and so
-// move nothing.
+// last block (of each share, below) is padded with tets on a dummy vertex
+// that have no mass and so move nothing.
 //
 // The tets may also be split into shares that share no vertex (whole bodies
 // of a world): then the blocks are laid out share by share, each colour by
