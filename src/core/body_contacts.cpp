@@ -32,8 +32,6 @@ ContactLayout ContactLayout::make(const World& world)
         float& longest = longest_edge[world.vertex_body[f.x]];
         longest = std::max({longest, glm::length(b - a), glm::length(c - b), glm::length(a - c)});
         on_surface[f.x] = on_surface[f.y] = on_surface[f.z] = 1;
-    }
-    for (const glm::uvec3& f : mesh.surface_triangles) {
         layout.triangle_body.push_back(world.vertex_body[f.x]);
     }
     for (uint32_t v = 0; v < mesh.vertex_count(); ++v) {
@@ -72,8 +70,7 @@ void BodyContacts::load(const World& world)
     allowed_move_ = 0.0f;  // no list is fresh before the first search
     search_count_ = 0;
     candidates_.assign(surface * kContactsPerVertex, kNoContact);
-    sums_size_ = world.mesh->vertex_count();
-    member_sums_.clear();
+    member_sums_.clear();  // sized by solve() for the team it is given
     touched_.clear();
     touched_.reserve(world.mesh->vertex_count());
 }
@@ -231,8 +228,8 @@ void BodyContacts::pick_for_vertex(size_t s, const std::vector<glm::vec3>& posit
         }
         const float d = cm::cm_point_triangle_distance(x, a, b, c);
         if (d < kContactSearchRadiusM) {
-            const uint32_t group =
-                2u * world_->vertex_body[t.x] + (cm::cm_behind_triangle(x, a, b, c) ? 1u : 0u);
+            const uint32_t group = 2u * layout_.triangle_body[near[i]] +
+                                   (cm::cm_behind_triangle(x, a, b, c) ? 1u : 0u);
             cm::cm_nearest_insert(picked, kContactsPerVertex, near[i], d, group);
         }
     }
@@ -249,7 +246,8 @@ void BodyContacts::solve(std::vector<glm::vec3>& positions, const std::vector<gl
     const std::vector<glm::uvec3>& triangles = world_->mesh->surface_triangles;
     const size_t members = static_cast<size_t>(team.size());
     if (member_sums_.size() < members) {
-        member_sums_.resize(members, std::vector<glm::ivec4>(sums_size_, glm::ivec4(0)));
+        member_sums_.resize(members,
+                            std::vector<glm::ivec4>(world_->mesh->vertex_count(), glm::ivec4(0)));
     }
     // A surface vertex's candidates at a time, so that a member's slots
     // are one run.

@@ -121,6 +121,5 @@ private:
     // Per team member, per mesh vertex: xyz the fixed-point sum of the
     // iteration's corrections, w how many contacts moved it.
     std::vector<std::vector<glm::ivec4>> member_sums_;
-    size_t sums_size_ = 0;
     std::vector<uint32_t> touched_;         // vertices with a count this iteration, ascending
 };

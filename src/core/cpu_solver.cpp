@@ -57,9 +57,8 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     }
     contacts_.load(*world_);
     normals_.assign(nv, glm::vec3(0.0f, 1.0f, 0.0f));
-    predicted_positions_ = positions_;
-    predicted_positions_.push_back(glm::vec3(0.0f));  // the dummy vertex
-    corrections_.assign(nv + 1, glm::vec3(0.0f));
+    predicted_positions_ = positions_;  // lay_out_blocks adds the dummy vertices
+    corrections_.assign(nv, glm::vec3(0.0f));
     static_push_m_.assign(nv, 0.0f);
     lambda_arap_.assign(nt, 0.0f);
     lambda_volume_.assign(nt, 0.0f);
@@ -124,10 +123,10 @@ void CpuSolver::set_threads(int threads)
 void CpuSolver::start_team()
 {
     // Split by colour, each colour ends in a barrier: a member must get
-    // enough blocks of a colour to outweigh waiting for the others. Measured on 2 cores: the
-    // cube (3 blocks of 16 per colour) runs 4x slower on two threads than
-    // on one, the bunny (10 per colour) 1.25x faster, a 10k-tet lattice
-    // (25 per colour) 1.6x faster.
+    // enough blocks of a colour to outweigh waiting for the others.
+    // Measured on 2 cores: the cube (3 blocks of 16 per colour) runs 4x
+    // slower on two threads than on one, the bunny (10 per colour) 1.25x
+    // faster, a 10k-tet lattice (25 per colour) 1.6x faster.
     constexpr size_t kMinBlocksPerThread = 4;
     size_t useful = 1;
     if (blocks_.shares > 1) {
