@@ -11,13 +11,17 @@ const uint NO_CONTACT = CM_NO_TRIANGLE;  // kNoContact
 layout(std430, binding = 12) readonly buffer Triangles { uint triangles[]; };  // 3 per triangle
 // Per mesh vertex: xyz rest position, w its body (uintBitsToFloat).
 layout(std430, binding = 19) readonly buffer ContactVertices { vec4 contact_vertices[]; };
-// The spatial hash of the triangles by centroid, one buffer: bucket offsets
-// [0, T], cursors [T + 1, 2T], then the triangles bucket by bucket (a
-// triangle once per cell it touches), with T = u_contact_counts.x buckets.
+// The spatial hash, two tables in one buffer: the surface triangles' (a
+// triangle in every cell its box grown by the lists' radius touches), then,
+// in a world of several bodies, the tets' (in every cell their box
+// touches). A table of B buckets at `base`: bucket offsets [base, base +
+// B], cursors [base + B + 1, base + 2B], then its items bucket by bucket.
 layout(std430, binding = 20) buffer ContactHash { uint contact_hash[]; };
 layout(std430, binding = 21) readonly buffer SurfaceVertices { uint surface_vertices[]; };
 // CONTACTS_PER_VERTEX candidate triangles per surface vertex, nearest
-// first, then the near lists: CM_NEAR_SLOTS triangles per surface vertex.
+// first (a deep pair's marked with CM_DEEP_PAIR), then the near lists:
+// CM_NEAR_SLOTS triangles per surface vertex, then each surface vertex's
+// exit triangle if the search found it inside another body (or NO_CONTACT).
 layout(std430, binding = 22) buffer ContactCandidates { uint contact_candidates[]; };
 // Per mesh vertex: xyz the fixed-point sum of this iteration's contact
 // corrections, w how many contacts moved it.
@@ -36,6 +40,8 @@ layout(std430, binding = 24) buffer ContactAnchors {
     uint contact_anchors_padding;
     vec4 contact_anchors[];
 };
+// Per mesh tet, its body's way out (ContactLayout::tet_exit_triangle).
+layout(std430, binding = 25) readonly buffer TetExits { uint tet_exit_triangles[]; };
 
 // Whether the near lists still hold every vertex's picks
 // (cm_near_lists_fresh); the search passes do nothing then.
@@ -51,18 +57,84 @@ uint near_slot(uint s, uint i)
     return u_contact_counts.y * CONTACTS_PER_VERTEX + s * CM_NEAR_SLOTS + i;
 }
 
+// Surface vertex s's exit triangle in contact_candidates.
+uint deep_slot(uint s)
+{
+    return u_contact_counts.y * (CONTACTS_PER_VERTEX + CM_NEAR_SLOTS) + s;
+}
+
+bool tets_hashed()
+{
+    return u_contact_tets.x > 0u;
+}
+
+// The hash's two tables.
+const uint TRIANGLE_TABLE = 0u;
+const uint TET_TABLE = 1u;
+
+uint table_base(uint table)
+{
+    return table == TRIANGLE_TABLE ? 0u : u_contact_tets.y;
+}
+
+uint table_buckets(uint table)
+{
+    return table == TRIANGLE_TABLE ? u_contact_counts.x : u_contact_tets.x;
+}
+
+// Where bucket h's offset is (its count, before the scan, is one bucket
+// later), its cursor, and a table's entry e.
+uint bucket_offset_slot(uint table, uint h)
+{
+    return table_base(table) + h;
+}
+
+uint bucket_cursor_slot(uint table, uint h)
+{
+    return table_base(table) + table_buckets(table) + 1u + h;
+}
+
+uint table_entry_slot(uint table, uint e)
+{
+    return table_base(table) + 2u * table_buckets(table) + 1u + e;
+}
+
 uint triangle_corner(uint f, uint corner)
 {
     return triangles[3u * f + corner];
 }
 
-// The cells triangle f is listed in (cm_triangle_cells), for the near lists'
-// radius.
-void triangle_cells(uint f, out ivec3 lo, out ivec3 hi)
+// The hash passes' items: the surface triangles, then the tets if they are
+// hashed.
+uint hash_items()
 {
-    cm_triangle_cells(positions[triangle_corner(f, 0u)].xyz, positions[triangle_corner(f, 1u)].xyz,
-                      positions[triangle_corner(f, 2u)].xyz, u_contact_hash.w, u_contact_hash.x,
-                      lo, hi);
+    return u_counts.z + (tets_hashed() ? u_contact_tets.z : 0u);
+}
+
+// The table item i goes in and the cells it is listed in: a triangle's
+// (cm_triangle_cells, for the near lists' radius) or a tet's box's.
+uint item_cells(uint i, out ivec3 lo, out ivec3 hi)
+{
+    if (i < u_counts.z) {
+        cm_triangle_cells(positions[triangle_corner(i, 0u)].xyz,
+                          positions[triangle_corner(i, 1u)].xyz,
+                          positions[triangle_corner(i, 2u)].xyz, u_contact_hash.w,
+                          u_contact_hash.x, lo, hi);
+        return TRIANGLE_TABLE;
+    }
+    uvec4 tet = tets[i - u_counts.z];
+    vec3 box_lo;
+    vec3 box_hi;
+    cm_tet_box(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
+               positions[tet.w].xyz, box_lo, box_hi);
+    cm_box_cells(box_lo, box_hi, u_contact_tet_cell.x, lo, hi);
+    return TET_TABLE;
+}
+
+// Item i's index in its table: the triangle's, or the tet's.
+uint item_index(uint i)
+{
+    return i < u_counts.z ? i : i - u_counts.z;
 }
 
 // The body's neighbourhood in the rest shape (ContactLayout::rest_exclusion_m).

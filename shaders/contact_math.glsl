@@ -200,15 +200,18 @@ TM_FN float cm_point_triangle_distance(vec3 p, vec3 a, vec3 b, vec3 c)
 // the triangle's body: while p projects inside the triangle it is pushed
 // back out along the normal (the search never pairs a vertex with its own
 // body's nearby surface, where being behind a triangle means being inside
-// the body as it should). The correction moves p and the triangle's corners by their
+// the body as it should). A deep pair (`deep`: p was found inside the
+// triangle's body, and the triangle is that body's way out,
+// cm_add_deep_pair) pushes p towards the triangle's nearest point wherever
+// p projects. The correction moves p and the triangle's corners by their
 // inverse masses w = (w_p, w_a, w_b, w_c), which conserves momentum; then
 // friction (Macklin et al. 2014, "Unified particle physics for real-time
 // applications", 6.1) removes the relative tangential slide of this substep
 // (dx_*: each vertex's displacement since the substep began) below mu_s
 // times the normal correction, and mu_k times it above. Returns false, with
 // zero corrections, when there is nothing to do.
-TM_FN bool cm_vertex_triangle_step(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, float thickness,
-                                   float max_recovery, vec3 dx_p, vec3 dx_a, vec3 dx_b, vec3 dx_c, float mu_s,
+TM_FN bool cm_vertex_triangle_step(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, bool deep,
+                                   float thickness, float max_recovery, vec3 dx_p, vec3 dx_a, vec3 dx_b, vec3 dx_c, float mu_s,
                                    float mu_k, TM_OUT(vec3) d_p, TM_OUT(vec3) d_a,
                                    TM_OUT(vec3) d_b, TM_OUT(vec3) d_c)
 {
@@ -238,19 +241,27 @@ TM_FN bool cm_vertex_triangle_step(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, float
         separation = distance;
     } else {
         bool interior = bary.x > 0.0f && bary.y > 0.0f && bary.z > 0.0f;
-        if (!interior) {
+        if (interior) {
+            n = n_face;
+            separation = side;
+        } else if (deep) {
+            n = -arm / distance;  // towards the nearest point, on an edge (side < 0: distance > 0)
+            separation = -distance;
+        } else {
             return false;  // beside the triangle: a neighbour of it owns p
         }
-        n = n_face;
-        separation = side;
     }
     // Where the pair stood along n when the substep began. A pair already
     // closer than the thickness then is moved apart by at most max_recovery
     // beyond that this substep: pushing it all the way at once would turn the
     // push into a velocity of (thickness - separation) / h, and a pair held
     // together (by a fold, a heap, the ground) would be kicked every substep.
+    // Measured from the start, not from where the iterations have got it
+    // to: from there, every iteration would push it max_recovery further,
+    // and a pair deep inside, with no thickness to stop at, would gain that
+    // speed every substep (a cube inside a block left it at 15 m/s).
     float start = separation - dot(dx_p - (bary.x * dx_a + bary.y * dx_b + bary.z * dx_c), n);
-    float target = min(thickness, max(start, separation) + max_recovery);
+    float target = min(thickness, (deep ? start : max(start, separation)) + max_recovery);
     float C = separation - target;
     if (C >= 0.0f) {
         return false;
@@ -480,4 +491,72 @@ TM_FN ivec3 cm_to_fixed(vec3 d)
 TM_FN vec3 cm_from_fixed(ivec3 sum)
 {
     return vec3(sum) * (1.0f / CM_FIXED_POINT_SCALE);
+}
+
+// ---------------------------------------------------------------------------
+// Deep penetration. A vertex more than the search radius inside another
+// body has no triangle of it within reach, so no pick pushes it out. Each
+// search also looks for a tet of another body that holds the vertex; each
+// tet knows its body's way out, the surface triangle nearest to its centre
+// in the rest shape (ContactLayout::tet_exit_triangle), and that triangle
+// becomes a deep pair of the vertex.
+// ---------------------------------------------------------------------------
+
+// Marks a picked triangle as a deep pair (cm_vertex_triangle_step's deep).
+const uint CM_DEEP_PAIR = 0x80000000u;
+
+TM_FN void cm_tet_box(vec3 a, vec3 b, vec3 c, vec3 d, TM_OUT(vec3) lo, TM_OUT(vec3) hi)
+{
+    lo = min(min(a, b), min(c, d));
+    hi = max(max(a, b), max(c, d));
+}
+
+// Whether p lies inside tet abcd or on its boundary, inverted or not: a
+// vertex exactly on a face shared by two tets of a body is in both, not in
+// neither. A tet flattened below 1e-4 of the cube of its edges has no
+// inside: its barycentric coordinates are then rounding noise.
+TM_FN bool cm_inside_tet(vec3 p, vec3 a, vec3 b, vec3 c, vec3 d)
+{
+    vec3 e1 = b - a;
+    vec3 e2 = c - a;
+    vec3 e3 = d - a;
+    vec3 q = p - a;
+    float det = dot(e1, cross(e2, e3));
+    float longest2 = max(max(dot(e1, e1), dot(e2, e2)), dot(e3, e3));
+    if (!(abs(det) > 1.0e-4f * longest2 * sqrt(longest2))) {
+        return false;  // flat, or NaN
+    }
+    float l1 = dot(q, cross(e2, e3)) / det;
+    float l2 = dot(e1, cross(q, e3)) / det;
+    float l3 = dot(e1, cross(e2, q)) / det;
+    return l1 >= 0.0f && l2 >= 0.0f && l3 >= 0.0f && l1 + l2 + l3 <= 1.0f;
+}
+
+// After the picks (cm_nearest_keep_one_behind_per_body), for a vertex found
+// inside body `body`, whose way out is its triangle f: if a pick holds the
+// vertex behind a face of that body, that pick becomes the deep pair (the
+// vertex crossed that face within reach; as a deep pair it pushes the
+// vertex out towards the face's nearest point even where the vertex does
+// not project inside it, which a plain pick leaves to a neighbouring face,
+// one the picks may have dropped); else f does, as a pick already or in
+// the first free slot or the last (the farthest pick).
+TM_FN void cm_add_deep_pair(TM_INOUT(CmNearest) n, uint slots, uint f, uint body)
+{
+    if (f == CM_NO_TRIANGLE) {
+        return;
+    }
+    uint at = slots;
+    for (uint i = 0u; i < slots; ++i) {
+        if (n.triangle[i] != CM_NO_TRIANGLE && n.group[i] == 2u * body + 1u) {
+            n.triangle[i] = n.triangle[i] | CM_DEEP_PAIR;
+            return;
+        }
+        if (at == slots && (n.triangle[i] == f || n.triangle[i] == CM_NO_TRIANGLE)) {
+            at = i;
+        }
+    }
+    at = min(at, slots - 1u);
+    n.triangle[at] = f | CM_DEEP_PAIR;
+    n.distance[at] = 0.0f;
+    n.group[at] = 2u * body + 1u;
 }

@@ -1,7 +1,8 @@
 #version 430 core
 // Body contact, once per substep, 6 of 6: each surface vertex's candidates
 // are the nearest triangles of its near list within the search radius, at
-// most one face per body it lies behind. As BodyContacts::pick_for_vertex.
+// most one face per body it lies behind, and its deep pair if the search
+// found it inside a body. As BodyContacts::pick_for_vertex.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
 #include "contact_common.glsl"
@@ -40,6 +41,11 @@ void main()
         }
     }
     cm_nearest_keep_one_behind_per_body(picked, CONTACTS_PER_VERTEX);
+    uint exit = contact_candidates[deep_slot(s)];
+    if (exit != NO_CONTACT) {
+        cm_add_deep_pair(picked, CONTACTS_PER_VERTEX, exit,
+                         floatBitsToUint(contact_vertices[triangle_corner(exit, 0u)].w));
+    }
     for (uint i = 0u; i < CONTACTS_PER_VERTEX; ++i) {
         contact_candidates[s * CONTACTS_PER_VERTEX + i] = picked.triangle[i];
     }

@@ -1,12 +1,44 @@
 #version 430 core
 // Body contact, once per substep, 5 of 6, when the near lists are stale:
 // each surface vertex keeps its nearest surface triangles within the lists'
-// radius among those listed in its cell, and where it was. As
+// radius among those listed in its cell, and where it was; and, if the tets
+// are hashed, the exit triangle of a tet of another body that holds it. As
 // BodyContacts::search_for_vertex.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
 #include "contact_common.glsl"
 layout(local_size_x = 64) in;
+
+// The least exit triangle over the tets listed in x's cell that hold x and
+// are another body's (whatever order the fill listed them in); NO_CONTACT
+// if none. As BodyContacts::deep_triangle_for_vertex.
+uint deep_triangle(vec3 x, uint body)
+{
+    uint h = cm_cell_hash(cm_cell_of(x, u_contact_tet_cell.x), table_buckets(TET_TABLE));
+    uint exit = NO_CONTACT;
+    for (uint e = contact_hash[bucket_offset_slot(TET_TABLE, h)];
+         e < contact_hash[bucket_offset_slot(TET_TABLE, h + 1u)]; ++e) {
+        uint t = contact_hash[table_entry_slot(TET_TABLE, e)];
+        uvec4 tet = tets[t];
+        if (floatBitsToUint(contact_vertices[tet.x].w) == body || tet_exit_triangles[t] >= exit) {
+            continue;
+        }
+        vec3 a = positions[tet.x].xyz;
+        vec3 b = positions[tet.y].xyz;
+        vec3 c = positions[tet.z].xyz;
+        vec3 d = positions[tet.w].xyz;
+        vec3 lo;
+        vec3 hi;
+        cm_tet_box(a, b, c, d, lo, hi);
+        if (!cm_in_box(x, lo, hi)) {
+            continue;
+        }
+        if (cm_inside_tet(x, a, b, c, d)) {
+            exit = tet_exit_triangles[t];
+        }
+    }
+    return exit;
+}
 
 void main()
 {
@@ -21,12 +53,12 @@ void main()
     cm_nearest_clear(nearest);
     vec4 rest_v = contact_vertices[v];
     uint body = floatBitsToUint(rest_v.w);
-    uint buckets = u_contact_counts.x;
     float radius = u_contact_hash.w;
     // A NaN position finds nothing (as the CPU's, which does not look).
-    uint h = cm_cell_hash(cm_cell_of(x, u_contact_hash.x), buckets);
-    for (uint e = contact_hash[h]; e < contact_hash[h + 1u]; ++e) {
-        uint f = contact_hash[2u * buckets + 1u + e];
+    uint h = cm_cell_hash(cm_cell_of(x, u_contact_hash.x), table_buckets(TRIANGLE_TABLE));
+    for (uint e = contact_hash[bucket_offset_slot(TRIANGLE_TABLE, h)];
+         e < contact_hash[bucket_offset_slot(TRIANGLE_TABLE, h + 1u)]; ++e) {
+        uint f = contact_hash[table_entry_slot(TRIANGLE_TABLE, e)];
         uint a = triangle_corner(f, 0u);
         uint b = triangle_corner(f, 1u);
         uint c = triangle_corner(f, 2u);
@@ -48,6 +80,9 @@ void main()
     for (uint i = 0u; i < CM_NEAR_SLOTS; ++i) {
         contact_candidates[near_slot(s, i)] = nearest.triangle[i];
     }
+    bool finite = x == x;  // all three not NaN (an infinite one finds no tet)
+    contact_candidates[deep_slot(s)] =
+        tets_hashed() && finite ? deep_triangle(x, body) : NO_CONTACT;
     atomicMin(contact_next_allowed_move_bits,
               floatBitsToUint(cm_near_list_allowed_move(nearest, u_contact_hash.z,
                                                         u_contact_hash.w)));

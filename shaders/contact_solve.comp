@@ -30,10 +30,12 @@ void main()
     if (slot >= u_contact_counts.y * CONTACTS_PER_VERTEX) {
         return;
     }
-    uint f = contact_candidates[slot];
-    if (f == NO_CONTACT) {
+    uint pair = contact_candidates[slot];
+    if (pair == NO_CONTACT) {
         return;
     }
+    bool deep = (pair & CM_DEEP_PAIR) != 0u;
+    uint f = pair & ~CM_DEEP_PAIR;
     uint v = surface_vertices[slot / CONTACTS_PER_VERTEX];
     uint a = triangle_corner(f, 0u);
     uint b = triangle_corner(f, 1u);
@@ -44,7 +46,7 @@ void main()
     vec3 d_b;
     vec3 d_c;
     if (cm_vertex_triangle_step(positions[v].xyz, positions[a].xyz, positions[b].xyz,
-                                positions[c].xyz, w, u_contact_hash.y,
+                                positions[c].xyz, w, deep, u_contact_hash.y,
                                 u_contact.w * u_gravity_h.w, displacement(v),
                                 displacement(a), displacement(b), displacement(c), u_contact.x,
                                 u_contact.y, d_v, d_a, d_b, d_c)) {

@@ -24,6 +24,10 @@ SIM_PARAMETERS_BEGIN
     // y thickness, z search radius, w the near lists' radius (m).
     vec4 u_contact_hash;
     uvec4 u_contact_counts;  // x hash table size, y surface vertices, z 1 if body contact is on
+    // The tets' hash (deep penetration): x buckets, 0 when the tets are not
+    // hashed; y where its table starts in ContactHash; z tets hashed.
+    uvec4 u_contact_tets;
+    vec4 u_contact_tet_cell;  // x 1 / the tets' hash cell size (1/m)
     // Obstacle i is u_obstacles[2i] = (a, radius), [2i + 1] = (b, shape),
     // as contact_math.glsl takes them.
     vec4 u_obstacles[2 * SIM_MAX_OBSTACLES];

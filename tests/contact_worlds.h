@@ -76,6 +76,26 @@ inline WorldDesc cube_dropped_on_cube(int cells)
     return desc;
 }
 
+// A 0.06 m cube placed wholly inside a 0.6 m block, gravity and ground off.
+// The block's +x face, 10 to 16 cm from the cube, is its nearest way out,
+// beyond the search radius: no triangle is near enough to push it out, only
+// the test of vertices inside other bodies' tets finds it. Off the block's
+// lattice planes, so that no vertex lies on a face between two of its tets.
+inline constexpr float kBlockSideM = 0.6f;
+inline constexpr float kCubeInBlockSideM = 0.06f;
+inline constexpr glm::vec3 kCubeInBlockCentreM{0.165f, 1.013f, 0.011f};
+
+inline WorldDesc cube_inside_block()
+{
+    WorldDesc desc;
+    desc.name = "cube inside a block";
+    desc.gravity_m_s2 = glm::vec3(0.0f);
+    desc.ground = false;
+    desc.bodies.push_back(lattice_cube(kBlockSideM, 6, {0.0f, 1.0f, 0.0f}));
+    desc.bodies.push_back(lattice_cube(kCubeInBlockSideM, 2, kCubeInBlockCentreM));
+    return desc;
+}
+
 inline double deepest_penetration_m(const World& world, const std::vector<glm::vec3>& positions)
 {
     return measure_penetration(*world.mesh, world.vertex_body, positions).max_depth_m;

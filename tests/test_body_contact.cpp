@@ -297,6 +297,56 @@ TEST(BodyContact, BeamEndPressedDeepIntoItsMiddleStaysOutOfIt)
     EXPECT_LE(with.end_depth_m, 3e-3) << "the free end stays out of its own body";
 }
 
+TEST(BodyContact, CubeWhollyInsideABlockIsPushedOutThroughTheNearestFace)
+{
+    // No surface of the block lies within the search radius of the small
+    // cube: only the tets that hold its vertices know it is inside, and
+    // their way out, the block's +x face. Without contact it stays inside.
+    const std::shared_ptr<const World> world = assembled(cube_inside_block());
+    ASSERT_TRUE(world);
+    for (const bool contact : {true, false}) {
+        CpuSolver solver;
+        solver.load(world);
+        SimParams params = world_params(*world);
+        params.body_contact = contact;
+        const double depth_before = deepest_penetration_m(*world, positions_now(solver));
+        run_frames(solver, params, 1);
+        const size_t deep_at_start = solver.body_contacts().deep_vertex_count();
+        run_frames(solver, params, 119);  // 2 s
+        const std::vector<glm::vec3> p = positions_now(solver);
+        const std::vector<BodyStats> bodies = compute_body_stats(*world, p);
+        const double depth = deepest_penetration_m(*world, p);
+        float cube_min_x = INFINITY;
+        const WorldBody& cube = world->bodies[1];
+        for (uint32_t v = cube.first_vertex; v < cube.first_vertex + cube.vertex_count; ++v) {
+            cube_min_x = std::min(cube_min_x, p[v].x);
+        }
+        float block_max_x = -INFINITY;
+        const WorldBody& block = world->bodies[0];
+        for (uint32_t v = block.first_vertex; v < block.first_vertex + block.vertex_count; ++v) {
+            block_max_x = std::max(block_max_x, p[v].x);
+        }
+        std::printf("contact %s: deepest %.4f m at the start, %zu surface vertices found "
+                    "inside; after 2 s deepest %.3g m, the cube's lowest x %.4f m, the block's "
+                    "highest x %.4f m, inverted tets %zu\n",
+                    contact ? "on" : "off", depth_before, deep_at_start, depth, cube_min_x,
+                    block_max_x, bodies[0].inverted_tets + bodies[1].inverted_tets);
+        EXPECT_GT(depth_before, 0.09);
+        if (contact) {
+            const std::vector<uint32_t>& surface = solver.body_contacts().layout().surface_vertices;
+            EXPECT_EQ(deep_at_start, static_cast<size_t>(std::count_if(
+                                         surface.begin(), surface.end(),
+                                         [&](uint32_t v) { return world->vertex_body[v] == 1; })))
+                << "every surface vertex of the cube is found inside";
+            EXPECT_LE(depth, 1e-3) << "pushed out";
+            EXPECT_GT(cube_min_x, block_max_x - 0.01f) << "through the nearest face, +x";
+            EXPECT_EQ(bodies[0].inverted_tets + bodies[1].inverted_tets, 0u);
+        } else {
+            EXPECT_GT(depth, 0.09) << "without contact it stays inside";
+        }
+    }
+}
+
 TEST(BodyContact, RunsAreBitIdenticalWhateverTheThreadCount)
 {
     // A cube dropped on a cube, fine enough (2 x 3,072 tets) that a second

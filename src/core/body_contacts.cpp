@@ -1,10 +1,13 @@
 #include "core/body_contacts.h"
 
+#include "core/box_tree.h"
 #include "core/contact_math.h"
 #include "core/flush_denormals.h"
+#include "core/point_triangle_distance.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 namespace cm = contact_math;
@@ -15,6 +18,44 @@ static_assert(kContactsPerVertex == cm::CM_PICKS);
 static_assert(kMaxCellsPerTriangle == static_cast<uint32_t>(cm::CM_MAX_CELLS_PER_AXIS *
                                                             cm::CM_MAX_CELLS_PER_AXIS *
                                                             cm::CM_MAX_CELLS_PER_AXIS));
+static_assert(kMaxCellsPerTet == kMaxCellsPerTriangle);
+
+// Per mesh tet, the surface triangle of its body nearest to the tet's
+// centre in the rest shape (ContactLayout::tet_exit_triangle); on equal
+// distances the lower index.
+static std::vector<uint32_t> tet_exit_triangles(const World& world)
+{
+    const TetMesh& mesh = *world.mesh;
+    const auto rest = [&](uint32_t v) { return glm::dvec3(mesh.rest_positions[v]); };
+    std::vector<uint32_t> exits(mesh.tets.size(), kNoContact);
+    for (const WorldBody& body : world.bodies) {
+        std::vector<BoxD> boxes(body.triangle_count);
+        for (uint32_t i = 0; i < body.triangle_count; ++i) {
+            const glm::uvec3& f = mesh.surface_triangles[body.first_triangle + i];
+            boxes[i].add(rest(f.x));
+            boxes[i].add(rest(f.y));
+            boxes[i].add(rest(f.z));
+        }
+        const BoxTree tree(boxes);
+        for (uint32_t t = body.first_tet; t < body.first_tet + body.tet_count; ++t) {
+            const glm::uvec4& tet = mesh.tets[t];
+            const glm::dvec3 centre = 0.25 * (rest(tet.x) + rest(tet.y) + rest(tet.z) + rest(tet.w));
+            double best = std::numeric_limits<double>::infinity();
+            tree.nearest(centre, [&](const glm::dvec3& p, uint32_t i) {
+                const uint32_t f = body.first_triangle + i;
+                const glm::uvec3& corners = mesh.surface_triangles[f];
+                const double d =
+                    point_triangle_distance(p, rest(corners.x), rest(corners.y), rest(corners.z));
+                if (d < best || (d == best && f < exits[t])) {
+                    best = d;
+                    exits[t] = f;
+                }
+                return d;
+            });
+        }
+    }
+    return exits;
+}
 
 ContactLayout ContactLayout::make(const World& world)
 {
@@ -52,6 +93,21 @@ ContactLayout ContactLayout::make(const World& world)
     for (const float longest : longest_edge) {
         layout.rest_exclusion_m.push_back(std::max(2.0f * kContactSearchRadiusM, 2.0f * longest));
     }
+    if (world.body_count() >= 2 && !mesh.tets.empty()) {
+        layout.tet_exit_triangle = tet_exit_triangles(world);
+        float tet_extent = 0.0f;
+        for (const glm::uvec4& t : mesh.tets) {
+            glm::vec3 lo, hi;
+            cm::cm_tet_box(mesh.rest_positions[t.x], mesh.rest_positions[t.y],
+                           mesh.rest_positions[t.z], mesh.rest_positions[t.w], lo, hi);
+            tet_extent = std::max({tet_extent, hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
+        }
+        layout.tet_cell_size_m = tet_extent > 0.0f ? tet_extent : 1.0f;
+        layout.tet_table_size = 1;
+        while (layout.tet_table_size < 2 * mesh.tets.size() && layout.tet_table_size < (1u << 24)) {
+            layout.tet_table_size <<= 1;
+        }
+    }
     return layout;
 }
 
@@ -60,11 +116,14 @@ void BodyContacts::load(const World& world)
     world_ = &world;
     layout_ = ContactLayout::make(world);
     const size_t surface = layout_.surface_vertices.size();
-    bucket_offsets_.assign(layout_.table_size + 1, 0);
-    bucket_cursor_.assign(layout_.table_size, 0);
-    triangle_boxes_.assign(2 * world.mesh->surface_triangles.size(), glm::vec3(0.0f));
-    bucket_entries_.assign(world.mesh->surface_triangles.size() * kMaxCellsPerTriangle, 0);
+    const size_t triangles = world.mesh->surface_triangles.size();
+    triangle_table_.resize(layout_.table_size, triangles * kMaxCellsPerTriangle);
+    triangle_boxes_.assign(2 * triangles, glm::vec3(0.0f));
+    const size_t hashed_tets = layout_.tets_hashed() ? world.mesh->tets.size() : 0;
+    tet_table_.resize(layout_.tet_table_size, hashed_tets * kMaxCellsPerTet);
+    tet_boxes_.assign(2 * hashed_tets, glm::vec3(0.0f));
     near_.assign(surface * kNearTrianglesPerVertex, kNoContact);
+    deep_.assign(surface, kNoContact);
     anchors_.assign(surface, glm::vec3(0.0f));
     allowed_moves_.assign(surface, 0.0f);
     allowed_move_ = 0.0f;  // no list is fresh before the first search
@@ -80,6 +139,12 @@ size_t BodyContacts::candidate_count() const
     return static_cast<size_t>(
         std::count_if(candidates_.begin(), candidates_.end(),
                       [](uint32_t f) { return f != kNoContact; }));
+}
+
+size_t BodyContacts::deep_vertex_count() const
+{
+    return static_cast<size_t>(
+        std::count_if(deep_.begin(), deep_.end(), [](uint32_t f) { return f != kNoContact; }));
 }
 
 // Runs work(i, member) for i in [0, count), the team's members taking a
@@ -125,6 +190,23 @@ bool BodyContacts::near_lists_stale(const std::vector<glm::vec3>& positions) con
     return false;
 }
 
+// Calls visit(bucket) for every cell the box lo .. hi is listed in
+// (cm_box_cells).
+template <typename Visit>
+static void for_each_box_bucket(const glm::vec3& box_lo, const glm::vec3& box_hi, float inv_cell,
+                                uint32_t table_size, const Visit& visit)
+{
+    glm::ivec3 lo, hi;
+    cm::cm_box_cells(box_lo, box_hi, inv_cell, lo, hi);
+    for (int z = lo.z; z <= hi.z; ++z) {
+        for (int y = lo.y; y <= hi.y; ++y) {
+            for (int x = lo.x; x <= hi.x; ++x) {
+                visit(cm::cm_cell_hash(glm::ivec3(x, y, z), table_size));
+            }
+        }
+    }
+}
+
 void BodyContacts::search(const std::vector<glm::vec3>& positions, WorkerTeam& team)
 {
     ++search_count_;
@@ -135,30 +217,12 @@ void BodyContacts::search(const std::vector<glm::vec3>& positions, WorkerTeam& t
         cm::cm_triangle_box(positions[t.x], positions[t.y], positions[t.z], kContactListRadiusM,
                             triangle_boxes_[2 * f], triangle_boxes_[2 * f + 1]);
     }
-    // Calls `visit(bucket)` for every cell triangle f is listed in.
-    const auto for_each_bucket = [&](uint32_t f, auto visit) {
-        glm::ivec3 lo, hi;
-        cm::cm_box_cells(triangle_boxes_[2 * f], triangle_boxes_[2 * f + 1], inv_cell, lo, hi);
-        for (int z = lo.z; z <= hi.z; ++z) {
-            for (int y = lo.y; y <= hi.y; ++y) {
-                for (int x = lo.x; x <= hi.x; ++x) {
-                    visit(cm::cm_cell_hash(glm::ivec3(x, y, z), layout_.table_size));
-                }
-            }
-        }
-    };
-
-    // Counting sort of the triangles into buckets.
-    std::fill(bucket_offsets_.begin(), bucket_offsets_.end(), 0u);
-    for (uint32_t f = 0; f < triangles.size(); ++f) {
-        for_each_bucket(f, [&](uint32_t h) { ++bucket_offsets_[h + 1]; });
-    }
-    for (uint32_t h = 0; h < layout_.table_size; ++h) {
-        bucket_offsets_[h + 1] += bucket_offsets_[h];
-        bucket_cursor_[h] = bucket_offsets_[h];
-    }
-    for (uint32_t f = 0; f < triangles.size(); ++f) {
-        for_each_bucket(f, [&](uint32_t h) { bucket_entries_[bucket_cursor_[h]++] = f; });
+    triangle_table_.build(static_cast<uint32_t>(triangles.size()), [&](uint32_t f, auto visit) {
+        for_each_box_bucket(triangle_boxes_[2 * f], triangle_boxes_[2 * f + 1], inv_cell,
+                            layout_.table_size, visit);
+    });
+    if (layout_.tets_hashed()) {
+        hash_tets(positions);
     }
 
     share_out(team, layout_.surface_vertices.size(),
@@ -168,9 +232,47 @@ void BodyContacts::search(const std::vector<glm::vec3>& positions, WorkerTeam& t
                         : *std::min_element(allowed_moves_.begin(), allowed_moves_.end());
 }
 
+void BodyContacts::hash_tets(const std::vector<glm::vec3>& positions)
+{
+    const std::vector<glm::uvec4>& tets = world_->mesh->tets;
+    for (size_t t = 0; t < tets.size(); ++t) {
+        cm::cm_tet_box(positions[tets[t].x], positions[tets[t].y], positions[tets[t].z],
+                       positions[tets[t].w], tet_boxes_[2 * t], tet_boxes_[2 * t + 1]);
+    }
+    const float inv_cell = 1.0f / layout_.tet_cell_size_m;
+    tet_table_.build(static_cast<uint32_t>(tets.size()), [&](uint32_t t, auto visit) {
+        for_each_box_bucket(tet_boxes_[2 * t], tet_boxes_[2 * t + 1], inv_cell,
+                            layout_.tet_table_size, visit);
+    });
+}
+
+uint32_t BodyContacts::deep_triangle_for_vertex(size_t s,
+                                                const std::vector<glm::vec3>& positions) const
+{
+    const uint32_t v = layout_.surface_vertices[s];
+    const glm::vec3 x = positions[v];
+    const uint32_t body = world_->vertex_body[v];
+    const uint32_t h = cm::cm_cell_hash(cm::cm_cell_of(x, 1.0f / layout_.tet_cell_size_m),
+                                        layout_.tet_table_size);
+    uint32_t exit = kNoContact;
+    for (uint32_t e = tet_table_.bucket_begin(h); e < tet_table_.bucket_end(h); ++e) {
+        const uint32_t t = tet_table_.entry(e);
+        if (world_->tet_body[t] == body || layout_.tet_exit_triangle[t] >= exit ||
+            !cm::cm_in_box(x, tet_boxes_[2 * t], tet_boxes_[2 * t + 1])) {
+            continue;
+        }
+        const glm::uvec4& tet = world_->mesh->tets[t];
+        if (cm::cm_inside_tet(x, positions[tet.x], positions[tet.y], positions[tet.z],
+                              positions[tet.w])) {
+            exit = layout_.tet_exit_triangle[t];
+        }
+    }
+    return exit;
+}
+
 // Each surface vertex keeps its nearest triangles within the list radius
 // among those listed in its cell, apart from its own body's triangles near
-// it in the rest shape.
+// it in the rest shape, and its deep pair if it lies inside another body.
 void BodyContacts::search_for_vertex(size_t s, const std::vector<glm::vec3>& positions,
                                      float inv_cell)
 {
@@ -181,11 +283,12 @@ void BodyContacts::search_for_vertex(size_t s, const std::vector<glm::vec3>& pos
     anchors_[s] = x;
     cm::CmNearest nearest;
     cm::cm_nearest_clear(nearest);
-    if (std::isfinite(x.x) && std::isfinite(x.y) && std::isfinite(x.z)) {
+    const bool finite = std::isfinite(x.x) && std::isfinite(x.y) && std::isfinite(x.z);
+    if (finite) {
         const uint32_t body = world_->vertex_body[v];
         const uint32_t h = cm::cm_cell_hash(cm::cm_cell_of(x, inv_cell), layout_.table_size);
-        for (uint32_t e = bucket_offsets_[h]; e < bucket_offsets_[h + 1]; ++e) {
-            const uint32_t f = bucket_entries_[e];
+        for (uint32_t e = triangle_table_.bucket_begin(h); e < triangle_table_.bucket_end(h); ++e) {
+            const uint32_t f = triangle_table_.entry(e);
             // The box first: it needs no corner of the triangle.
             if (!cm::cm_in_box(x, triangle_boxes_[2 * f], triangle_boxes_[2 * f + 1])) {
                 continue;
@@ -205,6 +308,7 @@ void BodyContacts::search_for_vertex(size_t s, const std::vector<glm::vec3>& pos
         }
     }
     std::copy_n(nearest.triangle, kNearTrianglesPerVertex, &near_[s * kNearTrianglesPerVertex]);
+    deep_[s] = layout_.tets_hashed() && finite ? deep_triangle_for_vertex(s, positions) : kNoContact;
     allowed_moves_[s] =
         cm::cm_near_list_allowed_move(nearest, kContactSearchRadiusM, kContactListRadiusM);
 }
@@ -234,6 +338,9 @@ void BodyContacts::pick_for_vertex(size_t s, const std::vector<glm::vec3>& posit
         }
     }
     cm::cm_nearest_keep_one_behind_per_body(picked, kContactsPerVertex);
+    if (deep_[s] != kNoContact) {
+        cm::cm_add_deep_pair(picked, kContactsPerVertex, deep_[s], layout_.triangle_body[deep_[s]]);
+    }
     std::copy_n(picked.triangle, kContactsPerVertex, &candidates_[s * kContactsPerVertex]);
 }
 
@@ -262,16 +369,17 @@ void BodyContacts::solve(std::vector<glm::vec3>& positions, const std::vector<gl
         };
         const uint32_t v = layout_.surface_vertices[s];
         for (uint32_t i = 0; i < kContactsPerVertex; ++i) {
-            const uint32_t f = candidates_[s * kContactsPerVertex + i];
-            if (f == kNoContact) {
+            const uint32_t pair = candidates_[s * kContactsPerVertex + i];
+            if (pair == kNoContact) {
                 break;
             }
-            const glm::uvec3& t = triangles[f];
+            const bool deep = (pair & cm::CM_DEEP_PAIR) != 0;
+            const glm::uvec3& t = triangles[pair & ~cm::CM_DEEP_PAIR];
             const glm::vec4 w(inverse_masses[v], inverse_masses[t.x], inverse_masses[t.y],
                               inverse_masses[t.z]);
             glm::vec3 d[4];
             if (cm::cm_vertex_triangle_step(
-                    positions[v], positions[t.x], positions[t.y], positions[t.z], w,
+                    positions[v], positions[t.x], positions[t.y], positions[t.z], w, deep,
                     kContactThicknessM, kContactRecoverySpeedMS * h,
                     h * velocities[v] + corrections[v], h * velocities[t.x] + corrections[t.x],
                     h * velocities[t.y] + corrections[t.y],

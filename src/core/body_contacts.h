@@ -9,6 +9,7 @@
 // fixed-point sums and averaged. docs/algorithm.md, section 5.
 #pragma once
 
+#include "core/cell_table.h"
 #include "core/worker_team.h"
 #include "core/world.h"
 
@@ -44,9 +45,10 @@ inline constexpr uint32_t kNearTrianglesPerVertex = 16;
 inline constexpr uint32_t kNoContact = 0xffffffffu;
 // How far the near lists reach.
 inline constexpr float kContactListRadiusM = kContactSearchRadiusM + kContactSkinM;
-// Cells a triangle may be listed in (CM_MAX_CELLS_PER_AXIS cubed, asserted
-// in body_contacts.cpp).
+// Cells a triangle, or a tet, may be listed in (CM_MAX_CELLS_PER_AXIS
+// cubed, asserted in body_contacts.cpp).
 inline constexpr uint32_t kMaxCellsPerTriangle = 64;
+inline constexpr uint32_t kMaxCellsPerTet = 64;
 
 // The hash's fixed layout for a world: which vertices and triangles take
 // part, the cell size and the table size. Both solvers build it at load.
@@ -60,6 +62,17 @@ struct ContactLayout {
     // of the body's longest surface edges (at least two search radii), so
     // that a squashed body does not push its own nearby surface apart.
     std::vector<float> rest_exclusion_m;
+    // Deep penetration, in a world of several bodies (empty, and the tets
+    // not hashed, in a world of one): per mesh tet, the surface triangle of
+    // its body nearest to the tet's centre in the rest shape, the way out
+    // for a vertex of another body found inside the tet (cm_add_deep_pair).
+    // The tets are hashed in cells of the largest rest tet's box side, so
+    // that a tet spans at most 2 per axis until it is stretched.
+    std::vector<uint32_t> tet_exit_triangle;
+    float tet_cell_size_m = 1.0f;
+    uint32_t tet_table_size = 0;  // hash buckets, a power of two; 0: not hashed
+
+    bool tets_hashed() const { return tet_table_size > 0; }
 
     static ContactLayout make(const World& world);
 };
@@ -89,30 +102,39 @@ public:
     const std::vector<uint32_t>& moved_vertices() const { return touched_; }
 
     // The pairs found at the latest find(): kContactsPerVertex per surface
-    // vertex, kNoContact where there is none. For the tests.
+    // vertex, kNoContact where there is none, a deep pair's triangle marked
+    // with CM_DEEP_PAIR. For the tests.
     const std::vector<uint32_t>& candidate_triangles() const { return candidates_; }
     const ContactLayout& layout() const { return layout_; }
     size_t candidate_count() const;
     // How many times the near lists were searched since load().
     uint64_t search_count() const { return search_count_; }
+    // Surface vertices found inside another body at the latest search.
+    size_t deep_vertex_count() const;
 
 private:
     // Whether some surface vertex moved the allowed move since the last
     // search.
     bool near_lists_stale(const std::vector<glm::vec3>& positions) const;
-    // The hash, then every surface vertex's near list.
+    // The hashes, then every surface vertex's near list and deep pair.
     void search(const std::vector<glm::vec3>& positions, WorkerTeam& team);
+    void hash_tets(const std::vector<glm::vec3>& positions);
     void search_for_vertex(size_t s, const std::vector<glm::vec3>& positions, float inv_cell);
+    // The exit triangle of a tet of another body that holds surface vertex
+    // s, the least such over the tets (whatever order the hash lists them
+    // in); kNoContact if none does.
+    uint32_t deep_triangle_for_vertex(size_t s, const std::vector<glm::vec3>& positions) const;
     // Surface vertex s's candidates, from its near list.
     void pick_for_vertex(size_t s, const std::vector<glm::vec3>& positions);
 
     const World* world_ = nullptr;
     ContactLayout layout_;
-    std::vector<uint32_t> bucket_offsets_;  // table_size + 1
-    std::vector<uint32_t> bucket_entries_;  // triangles, bucket by bucket
-    std::vector<uint32_t> bucket_cursor_;
+    CellTable triangle_table_;
     std::vector<glm::vec3> triangle_boxes_;  // per triangle, lo and hi grown by the list radius
+    CellTable tet_table_;                    // when the layout hashes tets
+    std::vector<glm::vec3> tet_boxes_;       // per tet, lo and hi
     std::vector<uint32_t> near_;            // per surface vertex, kNearTrianglesPerVertex
+    std::vector<uint32_t> deep_;            // per surface vertex, its exit triangle or kNoContact
     std::vector<glm::vec3> anchors_;        // per surface vertex, where its list was searched
     std::vector<float> allowed_moves_;      // per surface vertex, at the last search
     float allowed_move_ = 0.0f;             // the least of them: 0 before the first search

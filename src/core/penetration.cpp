@@ -213,6 +213,9 @@ PenetrationReport measure_penetration(const TetMesh& mesh,
         if (c.vertex != last_counted) ++report.vertices_inside;
         last_counted = c.vertex;
         if (!std::isfinite(d)) continue;
+        if (!own_body) {
+            report.max_depth_between_bodies_m = std::max(report.max_depth_between_bodies_m, d);
+        }
         // Strictly deeper: candidates come by vertex, then body, so ties
         // keep the lowest of each.
         if (report.deepest_vertex == PenetrationReport::kNone || d > report.max_depth_m) {

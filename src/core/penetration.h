@@ -20,6 +20,10 @@ struct PenetrationReport {
     uint32_t deepest_vertex = kNone;  // mesh vertex index, kNone when none is inside
     uint32_t body_inside = kNone;     // the body whose tet holds the deepest vertex
     size_t vertices_inside = 0;       // vertices inside another body, or their own past their own tets
+    // The deepest a vertex lies inside another body, leaving out its own
+    // (the contacts' part: a body folded into itself past its own tets is
+    // the tets' and self-contact's).
+    double max_depth_between_bodies_m = 0.0;
 };
 
 // How a vertex counts as inside a body: it lies in one of the body's tets,

@@ -235,14 +235,24 @@ void GpuSolver::upload_contact_layout()
         vertices[v] = glm::vec4(m.rest_positions[v], body);
     }
     upload(contact_vertices_, vertices, GL_STATIC_DRAW);
+    // The triangles' table, then the tets' (contact_common.glsl).
     const size_t buckets = contact_layout_.table_size;
-    upload(contact_hash_,
-           std::vector<uint32_t>(2 * buckets + 1 + kMaxCellsPerTriangle * m.surface_triangles.size(),
-                                 0u));
+    const size_t triangle_table = 2 * buckets + 1 + kMaxCellsPerTriangle * m.surface_triangles.size();
+    hashed_tets_ = contact_layout_.tets_hashed() ? static_cast<uint32_t>(m.tet_count()) : 0u;
+    const size_t tet_table = contact_layout_.tets_hashed()
+                                 ? 2 * size_t{contact_layout_.tet_table_size} + 1 +
+                                       kMaxCellsPerTet * size_t{hashed_tets_}
+                                 : 0;
+    tet_table_base_ = static_cast<uint32_t>(triangle_table);
+    upload(contact_hash_, std::vector<uint32_t>(triangle_table + tet_table, 0u));
+    // A buffer is bound even where no tet is hashed.
+    upload(contact_tet_exits_, contact_layout_.tets_hashed() ? contact_layout_.tet_exit_triangle
+                                                             : std::vector<uint32_t>(1, kNoContact),
+           GL_STATIC_DRAW);
     upload(surface_vertices_, contact_layout_.surface_vertices, GL_STATIC_DRAW);
     const size_t surface = contact_layout_.surface_vertices.size();
     upload(contact_candidates_,
-           std::vector<uint32_t>(surface * (kContactsPerVertex + kNearTrianglesPerVertex),
+           std::vector<uint32_t>(surface * (kContactsPerVertex + kNearTrianglesPerVertex + 1),
                                  kNoContact));
     upload(contact_sums_, std::vector<int32_t>(4 * m.vertex_count(), 0));
     // The largest move, the allowed move (0: the first substep searches),
@@ -333,6 +343,8 @@ void GpuSolver::upload_parameters(const SimParams& params)
     block.u_contact_counts = glm::uvec4(contact_layout_.table_size,
                                       contact_layout_.surface_vertices.size(),
                                       body_contact_on(params) ? 1u : 0u, 0u);
+    block.u_contact_tets = glm::uvec4(contact_layout_.tet_table_size, tet_table_base_, hashed_tets_, 0u);
+    block.u_contact_tet_cell = glm::vec4(1.0f / contact_layout_.tet_cell_size_m, 0.0f, 0.0f, 0.0f);
     for (size_t o = 0; o < world_->obstacles.size(); ++o) {
         const Obstacle& obstacle = world_->obstacles[o];
         block.u_obstacles[2 * o] = glm::vec4(obstacle.a, obstacle.radius_m);
@@ -361,6 +373,7 @@ void GpuSolver::upload_parameters(const SimParams& params)
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactCandidates, contact_candidates_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactSums, contact_sums_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactAnchors, contact_anchors_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactTetExits, contact_tet_exits_.get());
 }
 
 bool GpuSolver::body_contact_on(const SimParams& params) const
@@ -370,8 +383,10 @@ bool GpuSolver::body_contact_on(const SimParams& params) const
 
 void GpuSolver::find_contacts()
 {
-    const size_t buckets = contact_layout_.table_size;
-    const size_t triangles = mesh_->surface_triangles.size();
+    // Both tables' buckets are cleared by one pass, and both tables' items
+    // (the triangles, then the tets) counted and listed by one each.
+    const size_t buckets = std::max(contact_layout_.table_size, contact_layout_.tet_table_size);
+    const size_t items = mesh_->surface_triangles.size() + hashed_tets_;
     const size_t surface = contact_layout_.surface_vertices.size();
     // The largest move starts at 0 each substep; the search passes return
     // at once while the near lists are fresh.
@@ -385,12 +400,12 @@ void GpuSolver::find_contacts()
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatch(programs_.contact_hash_clear, buckets + 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    dispatch(programs_.contact_hash_count, triangles);
+    dispatch(programs_.contact_hash_count, items);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glUseProgram(programs_.contact_hash_scan.program.get());
-    glDispatchCompute(1, 1, 1);
+    glDispatchCompute(hashed_tets_ > 0 ? 2 : 1, 1, 1);  // a workgroup per table
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    dispatch(programs_.contact_hash_fill, triangles);
+    dispatch(programs_.contact_hash_fill, items);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatch(programs_.contact_search, surface);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);

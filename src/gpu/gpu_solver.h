@@ -83,6 +83,7 @@ private:
         kContactCandidates,
         kContactSums,
         kContactAnchors,
+        kContactTetExits,
     };
     // A compute program and its local_size_x, read back from the linked
     // program so that the shader alone decides its workgroup size.
@@ -162,6 +163,11 @@ private:
     GlBuffer contact_candidates_;
     GlBuffer contact_sums_;
     GlBuffer contact_anchors_;
+    GlBuffer contact_tet_exits_;
+    // Where the tets' table starts in contact_hash_, and how many tets it
+    // lists (0 when the layout does not hash them).
+    uint32_t tet_table_base_ = 0;
+    uint32_t hashed_tets_ = 0;
     // Gauss-Seidel in one workgroup (solve_tets_colored_one_group.comp)
     // instead of a dispatch per colour; chosen at load by timing both.
     bool colors_in_one_group_ = false;

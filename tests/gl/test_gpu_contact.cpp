@@ -64,6 +64,33 @@ TEST_F(GpuContactTest, CubeDroppedOnCubeAgreesWithTheCpu)
     EXPECT_LT(gpu_bodies[1].min_y_m, body_max_y(*world, runs.gpu, 0) + 2.0f * kContactThicknessM);
 }
 
+TEST_F(GpuContactTest, CubeWhollyInsideABlockIsPushedOutAsOnTheCpu)
+{
+    // Only the tets know the small cube is inside (BodyContact.
+    // CubeWhollyInsideABlockIsPushedOutThroughTheNearestFace): after 0.5 s
+    // at the recovery speed both solvers have moved it the same way, still
+    // inside, and after 1 s it is out.
+    const std::shared_ptr<const World> world = assembled(cube_inside_block());
+    ASSERT_TRUE(world);
+    const BothRuns half = run_both(world, 30);
+    ASSERT_EQ(half.gpu.size(), half.cpu.size());
+    const BothRuns out = run_both(world, 60);
+    ASSERT_EQ(out.gpu.size(), out.cpu.size());
+    const std::vector<BodyStats> start = compute_body_stats(*world, world->mesh->rest_positions);
+    const std::vector<BodyStats> gpu_half = compute_body_stats(*world, half.gpu);
+    const std::vector<BodyStats> cpu_half = compute_body_stats(*world, half.cpu);
+    const double gpu_depth = deepest_penetration_m(*world, out.gpu);
+    std::printf("cube inside a block: after 0.5 s the cube moved %.4f m in x on the GPU, %.4f "
+                "m on the CPU, positions %.3e m apart; after 1 s deepest penetration %.3g m on "
+                "the GPU (%.3g m on the CPU)\n",
+                gpu_half[1].centroid_m.x - start[1].centroid_m.x,
+                cpu_half[1].centroid_m.x - start[1].centroid_m.x, max_distance(half.gpu, half.cpu),
+                gpu_depth, deepest_penetration_m(*world, out.cpu));
+    EXPECT_GT(gpu_half[1].centroid_m.x - start[1].centroid_m.x, 0.1f) << "out through +x";
+    EXPECT_LT(max_distance(half.gpu, half.cpu), 1e-3f);
+    EXPECT_LE(gpu_depth, 1e-3);
+}
+
 TEST_F(GpuContactTest, TwoRunsOfAContactSceneAreBitIdentical)
 {
     // The contacts' sums are gathered in fixed point (contact_math.glsl), so
