@@ -539,8 +539,13 @@ TM_FN bool cm_inside_tet(vec3 p, vec3 a, vec3 b, vec3 c, vec3 d)
 // vertex out towards the face's nearest point even where the vertex does
 // not project inside it, which a plain pick leaves to a neighbouring face,
 // one the picks may have dropped); else f does, as a pick already or in
-// the first free slot or the last (the farthest pick).
-TM_FN void cm_add_deep_pair(TM_INOUT(CmNearest) n, uint slots, uint f, uint body)
+// the first free slot or the last (the farthest pick), if the vertex lies
+// behind f (`behind_f`: in front of it, in a hollow of the body, f would
+// not push it, and would take a pick's slot for nothing). The vertex was
+// found inside at the last search: one that has left the body since keeps
+// its deep pair until the next search, pushed at most at the recovery
+// speed towards the face.
+TM_FN void cm_add_deep_pair(TM_INOUT(CmNearest) n, uint slots, uint f, uint body, bool behind_f)
 {
     if (f == CM_NO_TRIANGLE) {
         return;
@@ -554,6 +559,9 @@ TM_FN void cm_add_deep_pair(TM_INOUT(CmNearest) n, uint slots, uint f, uint body
         if (at == slots && (n.triangle[i] == f || n.triangle[i] == CM_NO_TRIANGLE)) {
             at = i;
         }
+    }
+    if (!behind_f) {
+        return;
     }
     at = min(at, slots - 1u);
     n.triangle[at] = f | CM_DEEP_PAIR;

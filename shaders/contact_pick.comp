@@ -44,7 +44,10 @@ void main()
     uint exit = contact_candidates[deep_slot(s)];
     if (exit != NO_CONTACT) {
         cm_add_deep_pair(picked, CONTACTS_PER_VERTEX, exit,
-                         floatBitsToUint(contact_vertices[triangle_corner(exit, 0u)].w));
+                         floatBitsToUint(contact_vertices[triangle_corner(exit, 0u)].w),
+                         cm_behind_triangle(x, positions[triangle_corner(exit, 0u)].xyz,
+                                            positions[triangle_corner(exit, 1u)].xyz,
+                                            positions[triangle_corner(exit, 2u)].xyz));
     }
     for (uint i = 0u; i < CONTACTS_PER_VERTEX; ++i) {
         contact_candidates[s * CONTACTS_PER_VERTEX + i] = picked.triangle[i];

@@ -21,8 +21,9 @@ static_assert(kMaxCellsPerTriangle == static_cast<uint32_t>(cm::CM_MAX_CELLS_PER
 static_assert(kMaxCellsPerTet == kMaxCellsPerTriangle);
 
 // Per mesh tet, the surface triangle of its body nearest to the tet's
-// centre in the rest shape (ContactLayout::tet_exit_triangle); on equal
-// distances the lower index.
+// centre in the rest shape (ContactLayout::tet_exit_triangle); of equally
+// near ones, the lowest index the tree's search meets (fixed by the rest
+// shape alone; both solvers use this one table).
 static std::vector<uint32_t> tet_exit_triangles(const World& world)
 {
     const TetMesh& mesh = *world.mesh;
@@ -339,7 +340,10 @@ void BodyContacts::pick_for_vertex(size_t s, const std::vector<glm::vec3>& posit
     }
     cm::cm_nearest_keep_one_behind_per_body(picked, kContactsPerVertex);
     if (deep_[s] != kNoContact) {
-        cm::cm_add_deep_pair(picked, kContactsPerVertex, deep_[s], layout_.triangle_body[deep_[s]]);
+        const glm::uvec3& exit = triangles[deep_[s]];
+        cm::cm_add_deep_pair(picked, kContactsPerVertex, deep_[s], layout_.triangle_body[deep_[s]],
+                             cm::cm_behind_triangle(x, positions[exit.x], positions[exit.y],
+                                                    positions[exit.z]));
     }
     std::copy_n(picked.triangle, kContactsPerVertex, &candidates_[s * kContactsPerVertex]);
 }
