@@ -103,7 +103,14 @@ ContactLayout ContactLayout::make(const World& world)
                            mesh.rest_positions[t.z], mesh.rest_positions[t.w], lo, hi);
             tet_extent = std::max({tet_extent, hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
         }
-        layout.tet_cell_size_m = tet_extent > 0.0f ? tet_extent : 1.0f;
+        // As the triangles': a tet spans at most CM_MAX_CELLS_PER_AXIS cells
+        // per axis until it is stretched past 1.5 times its rest size. Cells
+        // of the largest tet's whole side listed fewer tets but held twice
+        // as many per bucket: the search took 1.6 ms more than without the
+        // tets on the pile, against 0.7 ms with these.
+        layout.tet_cell_size_m = tet_extent > 0.0f ? 1.5f * tet_extent /
+                                                         static_cast<float>(cm::CM_MAX_CELLS_PER_AXIS - 1)
+                                                   : 1.0f;
         layout.tet_table_size = 1;
         while (layout.tet_table_size < 2 * mesh.tets.size() && layout.tet_table_size < (1u << 24)) {
             layout.tet_table_size <<= 1;
@@ -223,7 +230,7 @@ void BodyContacts::search(const std::vector<glm::vec3>& positions, WorkerTeam& t
                             layout_.table_size, visit);
     });
     if (layout_.tets_hashed()) {
-        hash_tets(positions);
+        hash_tets(positions, team);
     }
 
     share_out(team, layout_.surface_vertices.size(),
@@ -233,13 +240,13 @@ void BodyContacts::search(const std::vector<glm::vec3>& positions, WorkerTeam& t
                         : *std::min_element(allowed_moves_.begin(), allowed_moves_.end());
 }
 
-void BodyContacts::hash_tets(const std::vector<glm::vec3>& positions)
+void BodyContacts::hash_tets(const std::vector<glm::vec3>& positions, WorkerTeam& team)
 {
     const std::vector<glm::uvec4>& tets = world_->mesh->tets;
-    for (size_t t = 0; t < tets.size(); ++t) {
+    share_out(team, tets.size(), [&](size_t t) {
         cm::cm_tet_box(positions[tets[t].x], positions[tets[t].y], positions[tets[t].z],
                        positions[tets[t].w], tet_boxes_[2 * t], tet_boxes_[2 * t + 1]);
-    }
+    });
     const float inv_cell = 1.0f / layout_.tet_cell_size_m;
     tet_table_.build(static_cast<uint32_t>(tets.size()), [&](uint32_t t, auto visit) {
         for_each_box_bucket(tet_boxes_[2 * t], tet_boxes_[2 * t + 1], inv_cell,

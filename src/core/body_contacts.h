@@ -66,8 +66,9 @@ struct ContactLayout {
     // not hashed, in a world of one): per mesh tet, the surface triangle of
     // its body nearest to the tet's centre in the rest shape, the way out
     // for a vertex of another body found inside the tet (cm_add_deep_pair).
-    // The tets are hashed in cells of the largest rest tet's box side, so
-    // that a tet spans at most 2 per axis until it is stretched.
+    // The tets are hashed in cells of half the largest rest tet's box side,
+    // so that a tet spans at most 4 per axis until it is stretched past 1.5
+    // times its rest size (then it is listed partly).
     std::vector<uint32_t> tet_exit_triangle;
     float tet_cell_size_m = 1.0f;
     uint32_t tet_table_size = 0;  // hash buckets, a power of two; 0: not hashed
@@ -118,7 +119,7 @@ private:
     bool near_lists_stale(const std::vector<glm::vec3>& positions) const;
     // The hashes, then every surface vertex's near list and deep pair.
     void search(const std::vector<glm::vec3>& positions, WorkerTeam& team);
-    void hash_tets(const std::vector<glm::vec3>& positions);
+    void hash_tets(const std::vector<glm::vec3>& positions, WorkerTeam& team);
     void search_for_vertex(size_t s, const std::vector<glm::vec3>& positions, float inv_cell);
     // The exit triangle of a tet of another body that holds surface vertex
     // s, the least such over the tets (whatever order the hash lists them
