@@ -220,12 +220,12 @@ void BodyContacts::search(const std::vector<glm::vec3>& positions, WorkerTeam& t
     ++search_count_;
     const std::vector<glm::uvec3>& triangles = world_->mesh->surface_triangles;
     const float inv_cell = 1.0f / layout_.cell_size_m;
-    for (uint32_t f = 0; f < triangles.size(); ++f) {
+    share_out(team, triangles.size(), [&](size_t f) {
         const glm::uvec3& t = triangles[f];
         cm::cm_triangle_box(positions[t.x], positions[t.y], positions[t.z], kContactListRadiusM,
                             triangle_boxes_[2 * f], triangle_boxes_[2 * f + 1]);
-    }
-    triangle_table_.build(static_cast<uint32_t>(triangles.size()), [&](uint32_t f, auto visit) {
+    });
+    triangle_table_.build(static_cast<uint32_t>(triangles.size()), team, [&](uint32_t f, auto visit) {
         for_each_box_bucket(triangle_boxes_[2 * f], triangle_boxes_[2 * f + 1], inv_cell,
                             layout_.table_size, visit);
     });
@@ -248,7 +248,7 @@ void BodyContacts::hash_tets(const std::vector<glm::vec3>& positions, WorkerTeam
                        positions[tets[t].w], tet_boxes_[2 * t], tet_boxes_[2 * t + 1]);
     });
     const float inv_cell = 1.0f / layout_.tet_cell_size_m;
-    tet_table_.build(static_cast<uint32_t>(tets.size()), [&](uint32_t t, auto visit) {
+    tet_table_.build(static_cast<uint32_t>(tets.size()), team, [&](uint32_t t, auto visit) {
         for_each_box_bucket(tet_boxes_[2 * t], tet_boxes_[2 * t + 1], inv_cell,
                             layout_.tet_table_size, visit);
     });
