@@ -211,9 +211,10 @@ TM_FN float cm_point_triangle_distance(vec3 p, vec3 a, vec3 b, vec3 c)
 // times the normal correction, and mu_k times it above. Returns false, with
 // zero corrections, when there is nothing to do.
 TM_FN bool cm_vertex_triangle_step(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, bool deep,
-                                   float thickness, float max_recovery, vec3 dx_p, vec3 dx_a, vec3 dx_b, vec3 dx_c, float mu_s,
-                                   float mu_k, TM_OUT(vec3) d_p, TM_OUT(vec3) d_a,
-                                   TM_OUT(vec3) d_b, TM_OUT(vec3) d_c)
+                                   float thickness, float max_recovery, vec3 dx_p, vec3 dx_a,
+                                   vec3 dx_b, vec3 dx_c, float mu_s, float mu_k,
+                                   TM_OUT(vec3) d_p, TM_OUT(vec3) d_a, TM_OUT(vec3) d_b,
+                                   TM_OUT(vec3) d_c)
 {
     d_p = vec3(0.0f);
     d_a = vec3(0.0f);
@@ -256,10 +257,12 @@ TM_FN bool cm_vertex_triangle_step(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, bool 
     // beyond that this substep: pushing it all the way at once would turn the
     // push into a velocity of (thickness - separation) / h, and a pair held
     // together (by a fold, a heap, the ground) would be kicked every substep.
-    // Measured from the start, not from where the iterations have got it
-    // to: from there, every iteration would push it max_recovery further,
-    // and a pair deep inside, with no thickness to stop at, would gain that
-    // speed every substep (a cube inside a block left it at 15 m/s).
+    // A plain pair counts from where the iterations have got it to, up to
+    // the thickness (counted from the start, the pile sank into itself). A
+    // deep pair counts from the start: with no thickness to stop at, from
+    // the iterations' position it would go max_recovery further every
+    // iteration and gain that speed every substep (a cube inside a block
+    // left it at 15 m/s).
     float start = separation - dot(dx_p - (bary.x * dx_a + bary.y * dx_b + bary.z * dx_c), n);
     float target = min(thickness, (deep ? start : max(start, separation)) + max_recovery);
     float C = separation - target;

@@ -237,7 +237,8 @@ void GpuSolver::upload_contact_layout()
     upload(contact_vertices_, vertices, GL_STATIC_DRAW);
     // The triangles' table, then the tets' (contact_common.glsl).
     const size_t buckets = contact_layout_.table_size;
-    const size_t triangle_table = 2 * buckets + 1 + kMaxCellsPerTriangle * m.surface_triangles.size();
+    const size_t triangle_table =
+        2 * buckets + 1 + kMaxCellsPerTriangle * m.surface_triangles.size();
     hashed_tets_ = contact_layout_.tets_hashed() ? static_cast<uint32_t>(m.tet_count()) : 0u;
     const size_t tet_table = contact_layout_.tets_hashed()
                                  ? 2 * size_t{contact_layout_.tet_table_size} + 1 +
@@ -343,7 +344,8 @@ void GpuSolver::upload_parameters(const SimParams& params)
     block.u_contact_counts = glm::uvec4(contact_layout_.table_size,
                                       contact_layout_.surface_vertices.size(),
                                       body_contact_on(params) ? 1u : 0u, 0u);
-    block.u_contact_tets = glm::uvec4(contact_layout_.tet_table_size, tet_table_base_, hashed_tets_, 0u);
+    block.u_contact_tets =
+        glm::uvec4(contact_layout_.tet_table_size, tet_table_base_, hashed_tets_, 0u);
     block.u_contact_tet_cell = glm::vec4(1.0f / contact_layout_.tet_cell_size_m, 0.0f, 0.0f, 0.0f);
     for (size_t o = 0; o < world_->obstacles.size(); ++o) {
         const Obstacle& obstacle = world_->obstacles[o];
