@@ -40,7 +40,8 @@ for key in ["preset", "method", "vertices", "tets", "frames", "substeps", "itera
 stats_keys = ["preset", "solver", "vertices", "tets", "frames", "diverged", "method", "substeps",
               "iterations", "youngs_modulus_pa", "poisson_ratio", "ms_per_frame", "min_y", "max_y",
               "centroid", "inverted_tets", "nan_count", "max_speed", "centroid_speed",
-              "mean_residual", "bodies", "max_penetration_m"]
+              "mean_residual", "bodies", "max_penetration_m",
+              "max_penetration_between_bodies_m"]
 check(list(stats) == stats_keys, f"stats JSON keys in their order: {list(stats)}")
 check(stats["diverged"] is False and isinstance(stats["mean_residual"], float),
       f"a calm CPU run: not diverged, a residual ({stats['diverged']}, {stats['mean_residual']})")

@@ -51,6 +51,7 @@ RunReport calm_cube_report()
     two.min_y_m = 0.25f;
     r.bodies = {one, two};
     r.max_penetration_m = 0.002;
+    r.max_penetration_between_bodies_m = 0.001;
     return r;
 }
 
@@ -84,7 +85,7 @@ TEST(StatsJson, EveryKeyInItsOrderWithItsValue)
         "preset", "solver", "vertices", "tets", "frames", "diverged", "method", "substeps",
         "iterations", "youngs_modulus_pa", "poisson_ratio", "ms_per_frame", "min_y", "max_y",
         "centroid", "inverted_tets", "nan_count", "max_speed", "centroid_speed", "mean_residual",
-        "bodies", "max_penetration_m"};
+        "bodies", "max_penetration_m", "max_penetration_between_bodies_m"};
     EXPECT_EQ(keys_in_order(json), keys);
     ASSERT_EQ(json["bodies"].size(), 2u);
     EXPECT_EQ(keys_in_order(json["bodies"][1]),
@@ -92,6 +93,7 @@ TEST(StatsJson, EveryKeyInItsOrderWithItsValue)
     EXPECT_EQ(json["bodies"][1]["tets"], 96);
     EXPECT_EQ(json["bodies"][1]["min_y"].get<float>(), 0.25f);
     EXPECT_EQ(json["max_penetration_m"], 0.002);
+    EXPECT_EQ(json["max_penetration_between_bodies_m"], 0.001);
     EXPECT_EQ(json["preset"], "cube");
     EXPECT_EQ(json["vertices"], 343);
     EXPECT_EQ(json["frames"], 300);
@@ -128,6 +130,7 @@ TEST(StatsJson, NonFiniteFiguresAndAMissingResidualAreNull)
     r.mean_residual.reset();
     r.bodies[0].centroid_m = glm::vec3(NAN);
     r.max_penetration_m = NAN;
+    r.max_penetration_between_bodies_m = NAN;
     const Json json = Json::parse(report_to_json(r));
     EXPECT_EQ(json["diverged"], true);
     EXPECT_TRUE(json["min_y"].is_null());
@@ -138,6 +141,7 @@ TEST(StatsJson, NonFiniteFiguresAndAMissingResidualAreNull)
     EXPECT_TRUE(json["mean_residual"].is_null());
     EXPECT_EQ(json["bodies"][0]["centroid"], Json::parse("[null, null, null]"));
     EXPECT_TRUE(json["max_penetration_m"].is_null());
+    EXPECT_TRUE(json["max_penetration_between_bodies_m"].is_null());
     EXPECT_EQ(json["max_y"].get<float>(), 0.5f) << "a finite figure stays a number";
 }
 

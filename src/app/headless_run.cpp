@@ -169,10 +169,15 @@ int run_headless(const Options& options)
     solver->read_velocities(velocities);
     report.stats = compute_stats(*mesh, positions, velocities);
     report.bodies = compute_body_stats(*world.value(), positions);
-    report.max_penetration_m =
-        report.stats.nan_count > 0
-            ? NAN
-            : measure_penetration(*mesh, world.value()->vertex_body, positions).max_depth_m;
+    if (report.stats.nan_count > 0) {
+        report.max_penetration_m = NAN;
+        report.max_penetration_between_bodies_m = NAN;
+    } else {
+        const PenetrationReport overlap =
+            measure_penetration(*mesh, world.value()->vertex_body, positions);
+        report.max_penetration_m = overlap.max_depth_m;
+        report.max_penetration_between_bodies_m = overlap.max_depth_between_bodies_m;
+    }
     report.mean_residual = solver->latest_mean_residual();
     report.diverged = diverged;
 

@@ -66,6 +66,7 @@ std::string report_to_json(const RunReport& r)
     }
     json["bodies"] = bodies;
     json["max_penetration_m"] = r.max_penetration_m;
+    json["max_penetration_between_bodies_m"] = r.max_penetration_between_bodies_m;
     // A mesh path is whatever bytes the file system holds: replace what is
     // not UTF-8 rather than throw (dump's default) after the whole run.
     return json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";

@@ -21,8 +21,10 @@ struct RunReport {
     bool diverged = false;               // a position became NaN or infinite; `frames` ran
     std::vector<BodyStats> bodies;       // one per body of the world
     // The deepest any vertex lies inside another body or its own
-    // (core/penetration.h); NaN when the positions are not finite.
+    // (core/penetration.h), and inside another body; NaN when the
+    // positions are not finite.
     double max_penetration_m = 0.0;
+    double max_penetration_between_bodies_m = 0.0;
 };
 
 std::string report_to_json(const RunReport& report);
