@@ -12,6 +12,7 @@ layout(std140, binding = 7) uniform RenderFrame {
     vec4 u_body_sphere;             // xyz: centre, w: radius (m); the body seen as a sphere
     vec4 u_shadow_extent;           // xy: sun frustum size (m), z: its depth range (m), w: 1 / map texels
     vec4 u_output_encoding;         // x: 1 = the shader encodes sRGB, 0 = the framebuffer does
+    vec4 u_shadow_taps;             // x: blocker search taps, y: filter taps; 0: hard shadows
 };
 
 const vec3 kSkyZenith = vec3(0.14, 0.36, 0.92);
@@ -45,6 +46,9 @@ vec3 apply_fog(vec3 color, vec3 world_position)
     vec3 to_point = world_position - u_eye_position.xyz;
     float distance_m = length(to_point);
     float fog = smoothstep(kFogStartM, kFogEndM, distance_m);
+    if (fog <= 0.0) {
+        return color;  // near the camera: spares the sky's powers
+    }
     return mix(color, sky_radiance(to_point / max(distance_m, 1e-6)), fog);
 }
 

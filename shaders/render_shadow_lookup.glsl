@@ -13,8 +13,9 @@ const float kSunTanRadius = 0.06;
 const float kMinPenumbraM = 0.006;
 const float kMaxPenumbraM = 0.12;  // = kMaxPenumbraM in renderer.cpp
 
-const int kBlockerTaps = 16;
-const int kFilterTaps = 32;
+// Taps per pixel come from the frame uniforms (u_shadow_taps): 16 blocker
+// and 32 filter taps for soft shadows; none for hard shadows, one bilinear
+// compare instead, which costs a software renderer a fifth as much.
 
 // Tap `i` of `count` on a Vogel (golden-angle) spiral over the unit disk:
 // evenly spread for any count, and rotated as a whole by `angle`.
@@ -47,14 +48,26 @@ float sun_visibility(vec3 world_position, vec3 geometric_normal)
         return 1.0;
     }
 
+    int blocker_taps = int(u_shadow_taps.x);
+    int filter_taps = int(u_shadow_taps.y);
+    if (blocker_taps <= 0 || filter_taps <= 0) {
+        // Hard shadows: four bilinear compares a texel around the point,
+        // which round off the map's stair steps.
+        vec2 texel = vec2(u_shadow_extent.w);
+        return 0.25 * (texture(u_shadow_map, vec3(map.xy + vec2(-0.5, -1.5) * texel, map.z)) +
+                       texture(u_shadow_map, vec3(map.xy + vec2(1.5, -0.5) * texel, map.z)) +
+                       texture(u_shadow_map, vec3(map.xy + vec2(0.5, 1.5) * texel, map.z)) +
+                       texture(u_shadow_map, vec3(map.xy + vec2(-1.5, 0.5) * texel, map.z)));
+    }
+
     float angle = 6.2831853 * interleaved_gradient_noise(gl_FragCoord.xy);
     vec2 metres_to_uv = 1.0 / u_shadow_extent.xy;
 
     // Blocker search over the widest penumbra.
     float blocker_depth_sum = 0.0;
     float blocker_count = 0.0;
-    for (int i = 0; i < kBlockerTaps; ++i) {
-        vec2 uv = map.xy + vogel_disk(i, kBlockerTaps, angle) * kMaxPenumbraM * metres_to_uv;
+    for (int i = 0; i < blocker_taps; ++i) {
+        vec2 uv = map.xy + vogel_disk(i, blocker_taps, angle) * kMaxPenumbraM * metres_to_uv;
         float depth = texture(u_shadow_depth, uv).r;
         if (depth < map.z) {
             blocker_depth_sum += depth;
@@ -68,9 +81,9 @@ float sun_visibility(vec3 world_position, vec3 geometric_normal)
     float penumbra_m = clamp(gap_m * kSunTanRadius, kMinPenumbraM, kMaxPenumbraM);
 
     float lit = 0.0;
-    for (int i = 0; i < kFilterTaps; ++i) {
-        vec2 uv = map.xy + vogel_disk(i, kFilterTaps, angle) * penumbra_m * metres_to_uv;
+    for (int i = 0; i < filter_taps; ++i) {
+        vec2 uv = map.xy + vogel_disk(i, filter_taps, angle) * penumbra_m * metres_to_uv;
         lit += texture(u_shadow_map, vec3(uv, map.z));
     }
-    return lit / float(kFilterTaps);
+    return lit / float(filter_taps);
 }

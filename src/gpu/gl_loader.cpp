@@ -12,11 +12,17 @@ int gl_context_version()
     return major * 10 + minor;
 }
 
+namespace {
+std::string gl_text(GLenum name)
+{
+    const GLubyte* s = glGetString(name);
+    return s ? std::string(reinterpret_cast<const char*>(s)) : std::string("?");
+}
+}  // namespace
+
 std::string gl_context_description()
 {
-    auto text = [](GLenum name) {
-        const GLubyte* s = glGetString(name);
-        return s ? std::string(reinterpret_cast<const char*>(s)) : std::string("?");
-    };
-    return text(GL_VERSION) + ", " + text(GL_RENDERER);
+    return gl_text(GL_VERSION) + ", " + gl_text(GL_RENDERER);
 }
+
+std::string gl_renderer_name() { return gl_text(GL_RENDERER); }

@@ -12,5 +12,8 @@ int gl_context_version();
 // "4.5 (Core Profile) Mesa 22.3.6, llvmpipe (LLVM 15.0.6, 256 bits)".
 std::string gl_context_description();
 
+// glGetString(GL_RENDERER): "llvmpipe (LLVM 15.0.6, 256 bits)".
+std::string gl_renderer_name();
+
 // Compute shaders need 4.3.
 inline constexpr int kMinimumComputeGlVersion = 43;

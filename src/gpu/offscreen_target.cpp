@@ -87,13 +87,34 @@ void OffscreenTarget::bind()
     glEnable(GL_FRAMEBUFFER_SRGB);
 }
 
-std::vector<uint8_t> OffscreenTarget::read_rgba()
+void OffscreenTarget::resolve()
 {
-    // Resolve: both ends are sRGB, so the blit averages the samples as stored.
+    // Both ends are sRGB, so the blit averages the samples as stored.
     glBindFramebuffer(GL_READ_FRAMEBUFFER, draw_framebuffer_.get());
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolve_framebuffer_.get());
     glBlitFramebuffer(0, 0, size_.x, size_.y, 0, 0, size_.x, size_.y, GL_COLOR_BUFFER_BIT,
                       GL_NEAREST);
+}
+
+void OffscreenTarget::present_to(GLuint framebuffer, glm::ivec2 size)
+{
+    resolve();
+    // With GL_FRAMEBUFFER_SRGB off a blit neither decodes nor encodes: the
+    // encoded bytes land as they are, which is what an sRGB window shows.
+    // (Stretching filters the encoded values: a slight darkening at edges
+    // that a lower resolution's blur hides.)
+    glDisable(GL_FRAMEBUFFER_SRGB);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, resolve_framebuffer_.get());
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, framebuffer);
+    glBlitFramebuffer(0, 0, size_.x, size_.y, 0, 0, size.x, size.y, GL_COLOR_BUFFER_BIT,
+                      size == size_ ? GL_NEAREST : GL_LINEAR);
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    glViewport(0, 0, size.x, size.y);
+}
+
+std::vector<uint8_t> OffscreenTarget::read_rgba()
+{
+    resolve();
 
     const size_t row_bytes = static_cast<size_t>(size_.x) * 4;
     std::vector<uint8_t> bottom_first(row_bytes * static_cast<size_t>(size_.y));

@@ -4,6 +4,7 @@
 
 
 #include <cmath>
+#include <string>
 
 namespace {
 
@@ -13,7 +14,6 @@ constexpr GLuint kFrameUniformBinding = 7;
 constexpr GLuint kShadowCompareUnit = 0;
 constexpr GLuint kShadowDepthUnit = 1;
 
-constexpr int kShadowMapTexels = 2048;
 // The widest soft-shadow filter, metres (render_shadow_lookup.glsl); the
 // shadow frustum keeps this margin so that filter taps stay inside the map.
 constexpr float kMaxPenumbraM = 0.12f;
@@ -36,8 +36,13 @@ struct FrameUniforms {
     glm::vec4 body_sphere;
     glm::vec4 shadow_extent;
     glm::vec4 output_encoding;
+    glm::vec4 shadow_taps;
 };
-static_assert(sizeof(FrameUniforms) == 3 * 64 + 6 * 16, "std140 layout of RenderFrame");
+static_assert(sizeof(FrameUniforms) == 3 * 64 + 7 * 16, "std140 layout of RenderFrame");
+
+// Soft shadows: taps of the blocker search and of the filter per pixel
+// (render_shadow_lookup.glsl); hard shadows take none.
+constexpr glm::vec2 kSoftShadowTaps{16.0f, 32.0f};
 
 // The obstacles' albedo, sRGB: a light concrete grey.
 constexpr glm::vec3 kObstacleColor{0.62f, 0.62f, 0.60f};
@@ -109,7 +114,7 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const ShaderLibrary& shaders)
         *spec.program = std::move(program).value();
     }
 
-    Result<std::unique_ptr<ShadowMap>> shadow_map = ShadowMap::create(kShadowMapTexels);
+    Result<std::unique_ptr<ShadowMap>> shadow_map = ShadowMap::create(kDefaultShadowMapTexels);
     if (!shadow_map) {
         return R::failure(shadow_map.error());
     }
@@ -157,8 +162,9 @@ void Renderer::draw(const BodyDrawData& body, const CameraView& camera,
         bounds_min = glm::min(bounds_min, obstacle_min_);
         bounds_max = glm::max(bounds_max, obstacle_max_);
     }
+    const int map_texels = shadow_map_->size_texels();
     const SunFrustum sun =
-        fit_sun_frustum(kToSun, bounds_min, bounds_max, kShadowMapTexels, kMaxPenumbraM);
+        fit_sun_frustum(kToSun, bounds_min, bounds_max, map_texels, kMaxPenumbraM);
 
     FrameUniforms frame;
     frame.view_projection = camera.projection * camera.view;
@@ -173,8 +179,10 @@ void Renderer::draw(const BodyDrawData& body, const CameraView& camera,
     const float sphere_radius_m =
         has_body ? (half_extent.x + half_extent.y + half_extent.z) / 3.0f : 0.0f;
     frame.body_sphere = glm::vec4(0.5f * (bounds_min + bounds_max), sphere_radius_m);
-    frame.shadow_extent = glm::vec4(sun.extent_m, sun.depth_range_m, 1.0f / kShadowMapTexels);
+    frame.shadow_extent = glm::vec4(sun.extent_m, sun.depth_range_m, 1.0f / map_texels);
     frame.output_encoding = glm::vec4(hardware_srgb ? 0.0f : 1.0f, 0.0f, 0.0f, 0.0f);
+    frame.shadow_taps = glm::vec4(options.soft_shadows ? kSoftShadowTaps : glm::vec2(0.0f), 0.0f,
+                                  0.0f);
     glBindBuffer(GL_UNIFORM_BUFFER, frame_uniforms_.get());
     glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof frame, &frame);
     glBindBuffer(GL_UNIFORM_BUFFER, 0);
@@ -230,25 +238,27 @@ void Renderer::draw(const BodyDrawData& body, const CameraView& camera,
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     shadow_map_->bind_for_sampling(kShadowCompareUnit, kShadowDepthUnit);
 
-    // Sky: a full-screen triangle behind everything, no depth.
-    glDisable(GL_DEPTH_TEST);
-    glDepthMask(GL_FALSE);
-    glBindVertexArray(empty_vertex_array_.get());
-    glUseProgram(sky_program_.get());
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    glDepthMask(GL_TRUE);
-    glEnable(GL_DEPTH_TEST);
-
-    // Ground: one quad made in the vertex shader.
-    glUseProgram(ground_program_.get());
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-
+    // Nearest first, so that the depth test spares the shading of what lies
+    // behind (a software renderer pays for every shaded pixel).
     if (has_body) {
         draw_body(body, options);
     }
     glVertexAttrib3f(2, srgb_to_linear(kObstacleColor.r), srgb_to_linear(kObstacleColor.g),
                      srgb_to_linear(kObstacleColor.b));
     draw_obstacles(surface_program_);
+
+    // Ground: one quad made in the vertex shader.
+    glBindVertexArray(empty_vertex_array_.get());
+    glUseProgram(ground_program_.get());
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+
+    // Sky: a full-screen triangle on the far plane, where nothing was drawn.
+    glDepthFunc(GL_LEQUAL);
+    glDepthMask(GL_FALSE);
+    glUseProgram(sky_program_.get());
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDepthMask(GL_TRUE);
+    glDepthFunc(GL_LESS);
 
     // Leave a plain state behind for Dear ImGui and the caller.
     shadow_map_->unbind_from_sampling(kShadowCompareUnit, kShadowDepthUnit);
@@ -259,6 +269,20 @@ void Renderer::draw(const BodyDrawData& body, const CameraView& camera,
     glDisable(GL_POLYGON_OFFSET_LINE);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     glDepthFunc(GL_LESS);
+}
+
+Result<bool> Renderer::set_shadow_map_texels(int texels)
+{
+    if (texels == shadow_map_->size_texels()) {
+        return Result<bool>(true);
+    }
+    Result<std::unique_ptr<ShadowMap>> shadow_map = ShadowMap::create(texels);
+    if (!shadow_map) {
+        return Result<bool>::failure(shadow_map.error() + " (keeping " +
+                                     std::to_string(shadow_map_->size_texels()) + ")");
+    }
+    shadow_map_ = std::move(shadow_map).value();
+    return Result<bool>(true);
 }
 
 void Renderer::draw_shadow_pass(const BodyDrawData& body)

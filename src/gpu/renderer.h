@@ -37,14 +37,25 @@ struct BodyDrawData {
     GLuint albedo_buffer = 0;
 };
 
+// The shadow map's side in texels when nothing else is asked for.
+inline constexpr int kDefaultShadowMapTexels = 2048;
+
 struct RenderOptions {
     bool wireframe = false;                        // triangle edges over the shaded surface
+    // Soft shadows filter the map with 48 taps per pixel; hard ones take one
+    // bilinear compare (much cheaper on a software renderer).
+    bool soft_shadows = true;
     glm::vec3 body_color{0.95f, 0.45f, 0.25f};     // sRGB, as a colour picker shows it
 };
 
 class Renderer {
 public:
     static Result<std::unique_ptr<Renderer>> create(const ShaderLibrary& shaders);
+
+    // A new shadow map of texels x texels (512 .. 4096 make sense); on a
+    // refusal the previous one stays and the error says why.
+    Result<bool> set_shadow_map_texels(int texels);
+    int shadow_map_texels() const { return shadow_map_->size_texels(); }
 
     // The static obstacles drawn from now on (tessellated once here).
     void set_obstacles(const std::vector<Obstacle>& obstacles);

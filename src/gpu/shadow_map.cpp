@@ -68,6 +68,12 @@ SunFrustum fit_sun_frustum(glm::vec3 to_sun, glm::vec3 bounds_min, glm::vec3 bou
 Result<std::unique_ptr<ShadowMap>> ShadowMap::create(int size_texels)
 {
     using R = Result<std::unique_ptr<ShadowMap>>;
+    GLint max_texels = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texels);
+    if (size_texels < 1 || size_texels > max_texels) {
+        return R::failure("a shadow map of " + std::to_string(size_texels) +
+                          " texels is outside this driver's 1 .. " + std::to_string(max_texels));
+    }
     std::unique_ptr<ShadowMap> map(new ShadowMap());
     map->size_texels_ = size_texels;
 
