@@ -28,12 +28,16 @@ def inner(softbody, workdir):
         if not wait_for(log_path, re.escape("cube: 343 vertices"), 60):
             failures.append("the window did not start")
             return 1
-        # The camera frames the cube's fall; it lands near the middle of the
-        # picture. Press there until the log reports a grab.
+        # G: the camera follows the cube, which then stays in the middle of
+        # the part of the window right of the panel (x 440 .. 1280). Press
+        # there until the log reports a grab.
+        xdotool("mousemove", "860", "360")
+        xdotool("key", "g")
+        time.sleep(1.0)
         grabbed = False
         deadline = time.time() + 120
         while not grabbed and time.time() < deadline:
-            xdotool("mousemove", "660", "420")
+            xdotool("mousemove", "860", "360")
             xdotool("mousedown", "1")
             grabbed = wait_for(log_path, re.escape("grabbed the body"), 3)
             if not grabbed:
@@ -43,7 +47,7 @@ def inner(softbody, workdir):
             failures.append("no grab was reported")
         else:
             for step in range(1, 11):
-                xdotool("mousemove", "660", str(420 - 20 * step))
+                xdotool("mousemove", "860", str(360 - 20 * step))
                 time.sleep(0.3)
             xdotool("mouseup", "1")
             if not wait_for(log_path, re.escape("released"), 20):

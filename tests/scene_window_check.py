@@ -36,11 +36,12 @@ def inner(softbody, workdir):
         xdotool("key", "t")
         if not wait_for(log_path, re.escape("added a thrown cube: 4 bodies"), 30, app):
             failures.append("T did not throw a cube into the world")
-        # The stack stands in the middle of the picture: grab it there.
+        # The stack stands in the middle of the part of the window right of
+        # the panel (x 440 .. 1280): grab it there.
         grabbed = None
         deadline = time.time() + 90
         while grabbed is None and time.time() < deadline:
-            xdotool("mousemove", "640", "400")
+            xdotool("mousemove", "860", "400")
             xdotool("mousedown", "1")
             grabbed = wait_for(log_path, r"grabbed the body (\d+)", 3, app)
             xdotool("mouseup", "1")

@@ -90,7 +90,8 @@ std::string usage_text()
            "Real-time tetrahedral XPBD soft bodies.\n"
            "\n"
            "  --headless              run without a window, print a summary, exit\n"
-           "  --solver cpu|gpu        solver (default: gpu in the window, cpu headless);\n"
+           "  --solver cpu|gpu        solver (default: gpu in the window, cpu headless and\n"
+           "                          where OpenGL draws on the CPU, e.g. llvmpipe);\n"
            "                          headless gpu runs in a surfaceless EGL context\n"
            "  --preset NAME           body: "
         << preset_names()

@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <utility>
 
@@ -177,9 +178,70 @@ void mesh_file_section(PanelState& s)
     }
 }
 
+void render_section(PanelState& s)
+{
+    RenderSettings& r = s.render;
+    constexpr std::array<int, 4> kSamples = {0, 2, 4, 8};
+    constexpr std::array<const char*, 4> kSampleNames = {"off", "2x", "4x", "8x"};
+    int sample_choice = static_cast<int>(
+        std::find(kSamples.begin(), kSamples.end(), r.msaa_samples) - kSamples.begin());
+    if (ImGui::Combo("Anti-aliasing", &sample_choice, kSampleNames.data(),
+                     static_cast<int>(kSampleNames.size()))) {
+        r.msaa_samples = kSamples[static_cast<size_t>(sample_choice)];
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Multisampling smooths the edges; each step up costs a\n"
+                          "software renderer about a tenth more per frame.");
+    }
+    constexpr std::array<int, 4> kTexels = {512, 1024, 2048, 4096};
+    constexpr std::array<const char*, 4> kTexelNames = {"512", "1024", "2048", "4096"};
+    int texel_choice = static_cast<int>(
+        std::find(kTexels.begin(), kTexels.end(), r.shadow_map_texels) - kTexels.begin());
+    if (ImGui::Combo("Shadow map", &texel_choice, kTexelNames.data(),
+                     static_cast<int>(kTexelNames.size()))) {
+        r.shadow_map_texels = kTexels[static_cast<size_t>(texel_choice)];
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Texels on each side of the sun's depth map: finer\n"
+                          "shadow edges for more memory.");
+    }
+    constexpr std::array<float, 3> kScales = {0.5f, 0.75f, 1.0f};
+    constexpr std::array<const char*, 3> kScaleNames = {"50%", "75%", "100%"};
+    int scale_choice = static_cast<int>(
+        std::find(kScales.begin(), kScales.end(), r.resolution_scale) - kScales.begin());
+    if (ImGui::Combo("Resolution", &scale_choice, kScaleNames.data(),
+                     static_cast<int>(kScaleNames.size()))) {
+        r.resolution_scale = kScales[static_cast<size_t>(scale_choice)];
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("The scene's pixels along each side of the window, stretched to\n"
+                          "fill it (the panel stays sharp). 75%% shades half the pixels.");
+    }
+    ImGui::Checkbox("Soft shadows", &r.soft_shadows);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Penumbrae that widen with the distance to the caster\n"
+                          "(48 shadow-map reads a pixel); off: one read, hard edges.\n"
+                          "Most of a software renderer's frame when on.");
+    }
+    if (!s.render_note.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", s.render_note.c_str());
+        ImGui::PopTextWrapPos();
+    }
+}
+
 void stats_section(PanelState& s, const Scene& scene)
 {
-    ImGui::Text("%.0f fps, %.2f ms per displayed frame", s.display_fps, s.frame_ms);
+    ImGui::Text("%.1f fps, %.1f ms per displayed frame", s.display_fps, s.frame_ms);
+    if (s.time_scale < 0.95 && !s.paused) {
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "slow motion x%.2f", s.time_scale);
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("The machine cannot simulate in real time at these settings:\n"
+                              "each displayed frame runs the steps its time budget allows.\n"
+                              "Fewer substeps or iterations, or a smaller mesh, speed it up.");
+        }
+    }
     ImGui::Text("simulation %.2f ms per 1/60 s step (%s)", s.simulation_ms, s.simulation_timing);
     if (!s.simulation_ms_history.empty()) {
         const float top = *std::max_element(s.simulation_ms_history.begin(),
@@ -221,7 +283,9 @@ void draw_panel(PanelState& s, const Scene& scene)
 {
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
-    ImGui::Begin("softbody");
+    const bool open = ImGui::Begin("softbody");
+    s.covered_x0_px = ImGui::GetWindowPos().x;
+    s.covered_x1_px = open ? s.covered_x0_px + ImGui::GetWindowSize().x : s.covered_x0_px;
     ImGui::PushItemWidth(ImGui::GetFontSize() * -11.0f);  // room for the labels
 
     for (const Preset& p : all_presets()) {
@@ -265,6 +329,16 @@ void draw_panel(PanelState& s, const Scene& scene)
     ImGui::Checkbox("Wireframe (W)", &s.wireframe);
     ImGui::SameLine();
     ImGui::Checkbox("Body contact (C)", &s.params.body_contact);
+    if (ImGui::Button("Frame (F)")) s.frame_requested = true;
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Turns the camera onto the selected body, or onto all of them.");
+    }
+    ImGui::SameLine();
+    ImGui::Checkbox("Follow (G)", &s.follow);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("The camera keeps the selected body (or all bodies) in the\n"
+                          "middle of the view, wherever it is thrown.");
+    }
 
     // Opened when a load starts or fails: the progress and the error are
     // shown there, by the Load button.
@@ -281,6 +355,7 @@ void draw_panel(PanelState& s, const Scene& scene)
             stats_section(s, scene);
         }
     }
+    if (ImGui::CollapsingHeader("Render")) render_section(s);
     if (!s.solver_note.empty()) {
         ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "%s", s.solver_note.c_str());
     }
@@ -291,8 +366,9 @@ void draw_panel(PanelState& s, const Scene& scene)
     }
     ImGui::TextDisabled("Left drag grabs (wheel: nearer/farther), right drag\n"
                         "orbits, middle drag pans, wheel zooms.\n"
-                        "1-4 presets, C body contact, T throw a cube,\n"
-                        "Del delete the selected body, F12 screenshot, Esc quit.");
+                        "1-4 presets, C body contact, T throw a cube, F frame,\n"
+                        "G follow, R reset body and camera, Del delete the\n"
+                        "selected body, F12 screenshot, Esc quit.");
     ImGui::PopItemWidth();
     ImGui::End();
 }

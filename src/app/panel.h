@@ -3,6 +3,7 @@
 // acts on the requests it leaves there.
 #pragma once
 
+#include "app/render_settings.h"
 #include "app/scene.h"
 #include "core/sim_params.h"
 
@@ -18,11 +19,15 @@ struct PanelState {
     std::optional<size_t> selected_body;
     bool paused = false;
     bool wireframe = false;
+    bool follow = false;  // the camera follows the selected body (or all of them)
+    RenderSettings render;
+    std::string render_note;  // why the settings are what they are (a software renderer)
     float grab_stiffness_n_per_m = kDefaultGrabStiffness;
 
     // Requests, cleared by the application once handled.
     bool step_requested = false;
     bool reset_requested = false;
+    bool frame_requested = false;  // the camera onto the selected body, or all
     bool reload_shaders_requested = false;
     bool screenshot_requested = false;
     std::optional<PresetId> preset_requested;
@@ -51,9 +56,17 @@ struct PanelState {
     int mesh_resolution = kDefaultMeshResolution;
     std::optional<SolverKind> solver_requested;
 
+    // The window columns the panel covered when last drawn (none when
+    // collapsed): the picture centres on the rest.
+    float covered_x0_px = 0.0f;
+    float covered_x1_px = 0.0f;
+
     // Shown.
     double display_fps = 0.0;
     double frame_ms = 0.0;
+    // Simulated time over wall time, smoothed: below 1 when the machine
+    // cannot keep up and the simulation runs in slow motion.
+    double time_scale = 1.0;
     double simulation_ms = 0.0;           // per simulated frame
     const char* simulation_timing = "";   // how it was measured
     std::vector<float> simulation_ms_history;

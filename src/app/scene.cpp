@@ -176,6 +176,36 @@ BodyDrawData Scene::draw_data()
     return data;
 }
 
+std::optional<Bounds> Scene::current_bounds(std::optional<size_t> body) const
+{
+    if (!loaded() || (body && *body >= world().body_count())) {
+        return std::nullopt;
+    }
+    const SurfaceSource source = solver_->surface_source();
+    const std::vector<glm::vec3>* positions = source.positions;
+    if (positions == nullptr) {
+        solver_->read_positions(read_back_);
+        positions = &read_back_;
+    }
+    size_t first = 0;
+    size_t count = positions->size();
+    if (body) {
+        first = world().bodies[*body].first_vertex;
+        count = world().bodies[*body].vertex_count;
+    }
+    if (count == 0 || first + count > positions->size()) {
+        return std::nullopt;
+    }
+    Bounds bounds{glm::vec3(INFINITY), glm::vec3(-INFINITY)};
+    for (size_t v = first; v < first + count; ++v) {
+        bounds.lo = glm::min(bounds.lo, (*positions)[v]);
+        bounds.hi = glm::max(bounds.hi, (*positions)[v]);
+    }
+    const bool finite = glm::all(glm::lessThan(glm::abs(bounds.lo), glm::vec3(INFINITY))) &&
+                        glm::all(glm::lessThan(glm::abs(bounds.hi), glm::vec3(INFINITY)));
+    return finite ? std::optional<Bounds>(bounds) : std::nullopt;
+}
+
 void Scene::set_highlighted_body(std::optional<size_t> body)
 {
     if (body != highlighted_body_) {

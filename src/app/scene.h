@@ -7,6 +7,7 @@
 #include "core/worker_team.h"
 #include "core/presets.h"
 #include "core/solver.h"
+#include "core/surface_mesh.h"
 #include "gpu/body_buffers.h"
 #include "gpu/renderer.h"
 #include "gpu/shader_library.h"
@@ -14,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 enum class SolverKind { gpu, cpu };
 
@@ -81,6 +83,12 @@ public:
     const TetMesh& mesh() const { return *world_->mesh; }
     const World& world() const { return *world_; }
 
+    // Where a body (or, without one, the whole world) is now: its vertices'
+    // bounds. The GPU solver reads the positions back for this (a stall), so
+    // callers ask once a displayed frame at most. Nothing without a world,
+    // for a body not in it, or once a position is not finite.
+    std::optional<Bounds> current_bounds(std::optional<size_t> body) const;
+
     // Which body is drawn highlighted (the selected one), or none.
     void set_highlighted_body(std::optional<size_t> body);
     bool compute_available() const { return compute_available_; }
@@ -115,4 +123,5 @@ private:
     std::unique_ptr<BodyBuffers> cpu_buffers_;  // only while the CPU solver runs
     glm::vec3 initial_min_{0.0f};
     glm::vec3 initial_max_{0.0f};
+    mutable std::vector<glm::vec3> read_back_;  // current_bounds on the GPU solver
 };

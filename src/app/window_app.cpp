@@ -16,13 +16,16 @@
 #include "gpu/gpu_time_check.h"
 #include "gpu/gpu_timer.h"
 #include "gpu/grab_overlay.h"
+#include "gpu/offscreen_target.h"
 #include "gpu/renderer.h"
+#include "gpu/renderer_kind.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
 #include <chrono>
+#include <cmath>
 
 namespace {
 
@@ -95,6 +98,7 @@ public:
             }
         }
         loads_.cancel_and_wait();  // Esc or a closed window during a load
+        log_display_rate();
         return exit_code_;
     }
 
@@ -105,11 +109,23 @@ private:
     // One displayed frame; false once the run is over (--frames).
     bool frame();
     void handle_key(int key);
+    // The camera onto the selected body (or all bodies) as they are now.
+    void frame_camera();
+    // Follow mode: the camera's focus eases toward the selected body (or the
+    // middle of all of them), about two thirds of the way in a quarter second.
+    void follow_body(double elapsed_s);
     void read_input(const CameraView& view, glm::ivec2 window_size);
     void handle_requests();
     void step_simulation(double elapsed_s);
     // Returns false when the run was for a picture that could not be saved.
     bool draw(const CameraView& view, glm::ivec2 framebuffer, glm::ivec2 window_size);
+    // The panel's render settings into the renderer and the scene target; a
+    // refusal (too big a shadow map, no multisampling) keeps what works and
+    // says so. Binds the framebuffer the scene is drawn into.
+    void prepare_scene_target(glm::ivec2 framebuffer);
+    // A software renderer (llvmpipe) starts on the CPU solver, unless the
+    // command line chose, and with a picture it can draw quickly.
+    void choose_defaults_for_the_renderer();
 
     // After a load: the outcome in the panel and the log, the new world's
     // settings and obstacles, the camera on it.
@@ -125,6 +141,9 @@ private:
     // Bodies into and out of the running world, from the panel and keys.
     void edit_world();
     void add_body(BodyDesc body, const char* what);
+    // The figures a user (or the benchmark notes) wants at the end: how
+    // fast the window answered and how fast the simulation went.
+    void log_display_rate() const;
 
     WindowPlatform& platform_;
     const Options& options_;
@@ -134,17 +153,26 @@ private:
     OrbitCamera camera_;
     std::unique_ptr<Renderer> renderer_;
     std::unique_ptr<GrabOverlay> grab_overlay_;
+    // The picture multisampled or at a lower resolution, copied into the
+    // window's single-sampled framebuffer before the panel is drawn; none
+    // when drawn straight into the window.
+    std::unique_ptr<OffscreenTarget> scene_target_;
     WindowLoads loads_;
     MouseGrab mouse_grab_;
     bool left_was_down_ = false;
     DragScript drags_;
+    bool start_on_cpu_ = false;
     GpuTimer gpu_timer_;
     bool timer_works_ = false;
     FrameClock clock_;
     CameraMouse camera_mouse_;
+    float free_aspect_ = 16.0f / 9.0f;  // of the part of the window the panel leaves
     int frames_simulated_ = 0;
     Ray cursor_ray_{};  // this frame's, for throwing
     std::chrono::steady_clock::time_point last_frame_ = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point first_frame_ = last_frame_;
+    int frames_displayed_ = 0;
+    double draw_ms_total_ = 0.0;
     int exit_code_ = 0;
 };
 
@@ -153,6 +181,7 @@ void WindowApp::start()
     scene_.set_cpu_threads(options_.threads_or_default());
     panel_.grab_stiffness_n_per_m = options_.grab_stiffness_n_per_m;
     panel_.gl_description = gl_context_description();
+    choose_defaults_for_the_renderer();
     panel_.params = params_from_options(options_);
     std::snprintf(panel_.mesh_path, sizeof panel_.mesh_path, "%s", options_.mesh_path.c_str());
     panel_.mesh_resolution = options_.mesh_resolution;
@@ -187,7 +216,7 @@ void WindowApp::start()
             }
         }
     }
-    if (exit_code_ == 0 && options_.solver_or_default() == "cpu") {
+    if (exit_code_ == 0 && start_on_cpu_) {
         scene_.set_solver(SolverKind::cpu);  // without a world yet, the first one starts on it
     }
     if (scene_.loaded() && !drags_fit_the_world()) {
@@ -218,7 +247,17 @@ bool WindowApp::frame()
         handle_key(events.keys.front());
     }
     camera_mouse_.update(window, camera_, static_cast<float>(framebuffer.y));
-    const CameraView view = camera_.view(static_cast<float>(framebuffer.x) / framebuffer.y);
+    // The panel's columns from its last drawing: the picture centres on the rest.
+    const FreeArea free =
+        free_area(glm::vec2(window_size), panel_.covered_x0_px, panel_.covered_x1_px);
+    free_aspect_ = free.aspect;
+    // Not while dragging: the grabbed point would chase the cursor's ray
+    // as the camera chased the body.
+    if (panel_.follow && scene_.loaded() && !mouse_grab_.active()) {
+        follow_body(elapsed_s);
+    }
+    const CameraView view =
+        camera_.view(static_cast<float>(framebuffer.x) / framebuffer.y, free.shift_ndc);
     read_input(view, window_size);
     handle_requests();
     if (exit_code_ != 0) {
@@ -227,13 +266,99 @@ bool WindowApp::frame()
     step_simulation(elapsed_s);
     panel_.frame_ms = elapsed_s * 1000.0;
     panel_.display_fps = ImGui::GetIO().Framerate;
-    return draw(view, framebuffer, window_size);
+    if (frames_displayed_ == 0) {
+        first_frame_ = now;  // the rate counts from the first picture, not the loading
+    }
+    const auto draw_start = std::chrono::steady_clock::now();
+    const bool go_on = draw(view, framebuffer, window_size);
+    draw_ms_total_ += std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - draw_start)
+                          .count();
+    ++frames_displayed_;
+    return go_on;
+}
+
+void WindowApp::frame_camera()
+{
+    if (const std::optional<Bounds> bounds = scene_.current_bounds(panel_.selected_body)) {
+        camera_.frame(bounds->lo, bounds->hi, free_aspect_);
+    }
+}
+
+void WindowApp::follow_body(double elapsed_s)
+{
+    if (const std::optional<Bounds> bounds = scene_.current_bounds(panel_.selected_body)) {
+        const float fraction = 1.0f - std::exp(-static_cast<float>(elapsed_s) / 0.25f);
+        camera_.follow(0.5f * (bounds->lo + bounds->hi), fraction);
+    }
+}
+
+void WindowApp::choose_defaults_for_the_renderer()
+{
+    const std::string renderer = gl_renderer_name();
+    start_on_cpu_ = options_.solver_or_default() == "cpu";
+    if (!is_software_renderer(renderer)) {
+        return;
+    }
+    panel_.render = cheap_render_settings();
+    if (!options_.solver) {
+        start_on_cpu_ = true;
+    }
+    panel_.render_note = fmt::format(
+        "{} draws on the CPU: the window started with a cheaper picture{}; the Render "
+        "section changes it.",
+        renderer.substr(0, renderer.find(' ')),
+        start_on_cpu_ && !options_.solver ? " and the CPU solver, faster here" : "");
+    spdlog::info("{}", panel_.render_note);
+}
+
+void WindowApp::prepare_scene_target(glm::ivec2 framebuffer)
+{
+    RenderSettings& wanted = panel_.render;
+    if (renderer_ && wanted.shadow_map_texels != renderer_->shadow_map_texels()) {
+        if (Result<bool> made = renderer_->set_shadow_map_texels(wanted.shadow_map_texels);
+            !made) {
+            spdlog::warn("shadow map: {}", made.error());
+            panel_.render_note = made.error();
+            wanted.shadow_map_texels = renderer_->shadow_map_texels();
+        }
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, framebuffer.x, framebuffer.y);
+    const glm::ivec2 size = scaled_picture_size(framebuffer, wanted.resolution_scale);
+    if (wanted.msaa_samples <= 0 && size == framebuffer) {
+        scene_target_.reset();  // straight into the window
+        return;
+    }
+    if (!scene_target_ || scene_target_->size() != size ||
+        scene_target_->samples() != wanted.msaa_samples) {
+        scene_target_.reset();  // the old one's memory first
+        Result<std::unique_ptr<OffscreenTarget>> target =
+            OffscreenTarget::create(size, wanted.msaa_samples);
+        if (!target) {
+            spdlog::warn("drawing straight into the window: {}", target.error());
+            panel_.render_note = "drawing straight into the window: " + target.error();
+            wanted.msaa_samples = 0;
+            wanted.resolution_scale = 1.0f;
+            return;
+        }
+        scene_target_ = std::move(target).value();
+        if (scene_target_->samples() != wanted.msaa_samples) {
+            // The driver gave fewer samples: show what it gave.
+            spdlog::info("anti-aliasing: {} samples asked, {} given", wanted.msaa_samples,
+                         scene_target_->samples());
+            wanted.msaa_samples = scene_target_->samples();
+        }
+    }
+    scene_target_->bind();
 }
 
 void WindowApp::handle_key(int key)
 {
     switch (key) {
     case GLFW_KEY_R: panel_.reset_requested = true; break;
+    case GLFW_KEY_F: panel_.frame_requested = true; break;
+    case GLFW_KEY_G: panel_.follow = !panel_.follow; break;
     case GLFW_KEY_SPACE: panel_.paused = !panel_.paused; break;
     case GLFW_KEY_N: panel_.step_requested = true; break;
     case GLFW_KEY_W: panel_.wireframe = !panel_.wireframe; break;
@@ -332,6 +457,12 @@ void WindowApp::handle_requests()
         mouse_grab_.end(scene_);
         scene_.reset();
         clock_.clear();
+        if (scene_.loaded()) {
+            camera_.frame(scene_.initial_min(), scene_.initial_max(), free_aspect_);
+        }
+    }
+    if (std::exchange(panel_.frame_requested, false)) {
+        frame_camera();
     }
     if (panel_.solver_requested) {
         Result<bool> switched =
@@ -357,6 +488,7 @@ void WindowApp::step_simulation(double elapsed_s)
         clock_.clear();  // nothing to simulate until the first world is there
     }
     int steps = panel_.paused || !scene_.loaded() ? 0 : clock_.steps_due(elapsed_s);
+    panel_.time_scale = clock_.time_scale();
     if (std::exchange(panel_.step_requested, false) && scene_.loaded()) {
         steps = 1;
     }
@@ -400,6 +532,7 @@ void WindowApp::step_simulation(double elapsed_s)
         panel_.simulation_ms = wall_ms / steps;
         panel_.simulation_timing = on_gpu ? "wall time, fenced" : "CPU wall time";
     }
+    clock_.record_step_cost(panel_.simulation_ms / 1000.0);
     push_history(panel_.simulation_ms_history, static_cast<float>(panel_.simulation_ms));
     panel_.residual = scene_.solver().latest_mean_residual();
     if (panel_.residual) {
@@ -410,17 +543,18 @@ void WindowApp::step_simulation(double elapsed_s)
 
 bool WindowApp::draw(const CameraView& view, glm::ivec2 framebuffer, glm::ivec2 window_size)
 {
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glViewport(0, 0, framebuffer.x, framebuffer.y);
+    prepare_scene_target(framebuffer);
+    const glm::ivec2 picture = scene_target_ ? scene_target_->size() : framebuffer;
     if (scene_.loaded()) {
         scene_.set_highlighted_body(panel_.selected_body);
     }
     if (renderer_) {
         RenderOptions render_options;
         render_options.wireframe = panel_.wireframe;
+        render_options.soft_shadows = panel_.render.soft_shadows;
         const BodyDrawData body = scene_.draw_data();
-        renderer_->draw(body, view, framebuffer, render_options);
-        const float pixel_scale = static_cast<float>(framebuffer.y) / window_size.y;
+        renderer_->draw(body, view, picture, render_options);
+        const float pixel_scale = static_cast<float>(picture.y) / window_size.y;
         if (grab_overlay_ && mouse_grab_.active()) {
             grab_overlay_->draw(body.position_buffer, mouse_grab_.grab(), view, pixel_scale);
         } else if (grab_overlay_ && drags_.current()) {
@@ -429,6 +563,9 @@ bool WindowApp::draw(const CameraView& view, glm::ivec2 framebuffer, glm::ivec2 
     } else {
         glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    }
+    if (scene_target_) {
+        scene_target_->present_to(0, framebuffer);
     }
     platform_.begin_ui_frame();
     draw_panel(panel_, scene_);
@@ -466,7 +603,7 @@ void WindowApp::after_load(const Result<std::string>& loaded, float youngs_pa)
     if (renderer_) {
         renderer_->set_obstacles(scene_.world().obstacles);
     }
-    camera_.frame(scene_.initial_min(), scene_.initial_max());
+    camera_.frame(scene_.initial_min(), scene_.initial_max(), free_aspect_);
     const World& world = scene_.world();
     spdlog::info("{}: {} vertices, {} tets{}", scene_.body_name(), scene_.mesh().vertex_count(),
                  scene_.mesh().tet_count(),
@@ -584,6 +721,20 @@ void WindowApp::edit_world()
         panel_.selected_body.reset();
         spdlog::info("deleted body {}: {} bodies left", body + 1, scene_.world().body_count());
     }
+}
+
+void WindowApp::log_display_rate() const
+{
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - first_frame_).count();
+    if (frames_displayed_ < 2 || !(seconds > 0.0)) {
+        return;
+    }
+    spdlog::info("{} frames displayed in {:.1f} s: {:.1f} fps, {:.1f} ms each drawing; {} "
+                 "frames of 1/60 s simulated: {:.2f}x real time",
+                 frames_displayed_, seconds, frames_displayed_ / seconds,
+                 draw_ms_total_ / frames_displayed_, frames_simulated_,
+                 frames_simulated_ * kFrameSeconds / seconds);
 }
 
 bool WindowApp::drags_fit_the_world()

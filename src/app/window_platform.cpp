@@ -30,7 +30,9 @@ GLFWwindow* create_window(glm::ivec2 size)
         glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, version % 10);
         glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
         glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-        glfwWindowHint(GLFW_SAMPLES, 4);
+        // No samples here: the scene is drawn multisampled into a target
+        // of the application's, whose sample count the panel can change.
+        glfwWindowHint(GLFW_SAMPLES, 0);
         glfwWindowHint(GLFW_SRGB_CAPABLE, GLFW_TRUE);
         glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
         window = glfwCreateWindow(size.x, size.y, "softbody: XPBD soft bodies", nullptr, nullptr);
