@@ -82,6 +82,17 @@ void material_section(PanelState& s, const Scene& scene)
         ImGui::SameLine();
     }
     ImGui::NewLine();
+    if (s.material_ramping) {
+        // Always the same line's height, shown or not, so nothing below moves.
+        ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "stiffening gradually...");
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("A much stiffer material takes effect over a second or two,\n"
+                              "so that a crushed body unfolds where it lies instead of\n"
+                              "being thrown up.");
+        }
+    } else {
+        ImGui::TextDisabled("stiffening takes effect gradually");
+    }
     if (m == before) {
         return;
     }

@@ -67,6 +67,7 @@ struct PanelState {
     // Simulated time over wall time, smoothed: below 1 when the machine
     // cannot keep up and the simulation runs in slow motion.
     double time_scale = 1.0;
+    bool material_ramping = false;  // a stiffening still taking effect (MaterialRamp)
     double simulation_ms = 0.0;           // per simulated frame
     const char* simulation_timing = "";   // how it was measured
     std::vector<float> simulation_ms_history;

@@ -12,6 +12,7 @@
 #include "app/window_platform.h"
 #include "core/body_materials.h"
 #include "core/lattice.h"
+#include "core/material_ramp.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gpu_time_check.h"
 #include "gpu/gpu_timer.h"
@@ -165,6 +166,7 @@ private:
     GpuTimer gpu_timer_;
     bool timer_works_ = false;
     FrameClock clock_;
+    MaterialRamp material_ramp_;  // stiffening takes effect gradually
     CameraMouse camera_mouse_;
     float free_aspect_ = 16.0f / 9.0f;  // of the part of the window the panel leaves
     int frames_simulated_ = 0;
@@ -457,6 +459,7 @@ void WindowApp::handle_requests()
         mouse_grab_.end(scene_);
         scene_.reset();
         clock_.clear();
+        material_ramp_.reset();  // back at rest: the material applies at once
         if (scene_.loaded()) {
             camera_.frame(scene_.initial_min(), scene_.initial_max(), free_aspect_);
         }
@@ -513,8 +516,9 @@ void WindowApp::step_simulation(double elapsed_s)
     if (on_gpu) gpu_timer_.begin();
     for (int i = 0; i < steps; ++i) {
         drags_.before_frame(frames_simulated_ + i, scene_.solver());
-        scene_.step_frame(params);
+        scene_.step_frame(material_ramp_.next(params, kFrameSeconds));
     }
+    panel_.material_ramping = material_ramp_.ramping();
     if (on_gpu) gpu_timer_.end(steps);
     if (on_gpu && !use_timer) glFinish();
     const double wall_ms =
@@ -594,8 +598,12 @@ void WindowApp::after_load(const Result<std::string>& loaded, float youngs_pa)
         spdlog::warn("{}", loaded.value());
     }
     // A new world starts with the default gravity and ground unless it sets
-    // its own, and with its bodies' own materials.
+    // its own, and with its bodies' own materials; every material field is
+    // set, not only the stiffness (the Poisson ratio of the command line).
     panel_.params.youngs_modulus_pa = youngs_pa;
+    panel_.params.poisson_ratio = options_.poisson_ratio.value_or(SimParams().poisson_ratio);
+    panel_.params.density_kg_m3 = SimParams().density_kg_m3;
+    material_ramp_.reset();
     panel_.params.gravity_m_s2 = SimParams().gravity_m_s2;
     panel_.params.ground_enabled = true;
     apply_world_settings(scene_.world(), panel_.params);

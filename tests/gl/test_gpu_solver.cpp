@@ -2,6 +2,7 @@
 // section 6 checks that are cheap enough for llvmpipe.
 #include "gl_test_support.h"
 
+#include "../material_scenarios.h"
 #include "../test_support.h"
 #include "gpu_solver_test_support.h"
 
@@ -132,4 +133,17 @@ TEST_F(GpuSolverTest, DroppedBodiesStayAboveTheGround)
         EXPECT_GE(lowest, 0.0f) << mesh->name;
         EXPECT_LT(lowest, 1e-3f) << mesh->name << " reached the ground";
     }
+}
+
+TEST_F(GpuSolverTest, CrushedBunnyStiffenedUnfoldsWhereItLies)
+{
+    // The CPU test (test_material_ramp.cpp) also checks that the scenario
+    // launches the bunny without the ramp; here the ramped run alone.
+    std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+    ASSERT_TRUE(gpu);
+    float height_m = 0.0f;
+    const float rise = material_scenarios::rise_after_stiffening(*gpu, true, height_m);
+    std::printf("GPU: crushed bunny stiffened with the ramp: centroid rose %.3f m (height %.3f m)\n",
+                rise, height_m);
+    EXPECT_LT(rise, height_m);
 }
