@@ -33,8 +33,8 @@ struct TetRest {
 layout(std430, binding = 8) readonly buffer Tets { uvec4 tets[]; };
 layout(std430, binding = 9) readonly buffer TetRests { TetRest tet_rests[]; };
 // x shape, y volume multiplier, z the residual |C + alpha~ lambda| of the
-// tet's latest step (the convergence readout); one extra entry after the
-// tets holds the grab's lambda in x.
+// tet's latest step (the convergence readout); after the tets, one entry
+// per grab anchor holds its lambda in x.
 layout(std430, binding = 10) buffer Lambdas { vec4 lambdas[]; };
 #ifndef SIM_NO_GATHER_OR_SURFACE
 layout(std430, binding = 11) buffer Deltas { vec4 deltas[]; };               // per slot

@@ -16,9 +16,10 @@ SIM_PARAMETERS_BEGIN
     vec4 u_contact;          // x static friction, y dynamic friction, z 1 if the ground is on,
                              // w body contacts' recovery speed (m/s)
     uvec4 u_counts;          // x vertices, y tets, z surface triangles, w obstacles
-    // The grab (mouse or --drag): three vertices and their weights.
-    uvec4 u_grab_vertices;   // xyz vertices, w 1 while grabbing
-    vec4 u_grab_weights;     // xyz barycentric weights, w compliance / h^2
+    // The grab (mouse or --drag): its anchors are in GrabAnchors
+    // (solve_grab.comp), their multipliers after the tets' in Lambdas.
+    uvec4 u_grab;            // x anchors, 0 without a grab
+    vec4 u_grab_compliance;  // x the whole grab's compliance / h^2 (an anchor's: / its share)
     vec4 u_grab_target;      // xyz target (m), w largest move per iteration (m)
     // Body contact (core/body_contacts.h): x 1 / hash cell size (1/m),
     // y thickness, z search radius, w the near lists' radius (m).

@@ -222,7 +222,8 @@ struct FoldOutcome {
 // the soft default material stays straight), the middle of its free end's
 // top edge grabbed, lifted 0.8 m, carried back over the beam and pressed
 // `press_m` below the top face of the beam's middle in 2 s, and held there
-// for 1 s: folded onto itself.
+// for 1 s: folded onto itself. The grab holds that one vertex (no patch), so
+// that it is the vertex that is pressed in.
 FoldOutcome fold_beam_end_onto_its_middle(float press_m, bool contact)
 {
     Result<TetMeshDesc> beam = make_preset_mesh(PresetId::beam);
@@ -250,7 +251,7 @@ FoldOutcome fold_beam_end_onto_its_middle(float press_m, bool contact)
                        DragSpec{40, 80, end, {-0.7f, 0.6f, 0.0f}},
                        DragSpec{80, 120, end, pressed},
                        DragSpec{120, 180, end, pressed}},
-                      kDefaultGrabStiffness);
+                      kDefaultGrabStiffness, 0.0f);  // the end's one vertex, pressed in
     FoldOutcome out;
     for (int f = 0; f < 180; ++f) {
         script.before_frame(f, solver);

@@ -20,6 +20,12 @@ TEST(CpuGrab, DragFasterThanAHandIsFollowedAtTheTopSpeed)
     grab_scenarios::drag_faster_than_a_hand(solver);
 }
 
+TEST(CpuGrab, PullingTheBunnyByItsTopLiftsIt)
+{
+    CpuSolver solver;
+    grab_scenarios::grab_lifts_the_bunny(solver);
+}
+
 TEST(GrabTarget, FollowsAtMostAtTheTopSpeed)
 {
     const glm::vec3 from(1.0f, 2.0f, 3.0f);

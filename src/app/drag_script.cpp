@@ -50,10 +50,13 @@ Result<DragSpec> parse_drag(const std::string& text)
     return d;
 }
 
-DragScript::DragScript(std::vector<DragSpec> drags, float stiffness_n_per_m)
+DragScript::DragScript(std::vector<DragSpec> drags, float stiffness_n_per_m,
+                       float radius_fraction)
     : drags_(std::move(drags)),
       start_positions_(drags_.size(), glm::vec3(0.0f)),
-      stiffness_n_per_m_(stiffness_n_per_m)
+      start_grabs_(drags_.size()),
+      stiffness_n_per_m_(stiffness_n_per_m),
+      radius_fraction_(radius_fraction)
 {
 }
 
@@ -76,7 +79,14 @@ void DragScript::before_frame(int frame, Solver& solver)
     const size_t vertex_count = solver.mesh().vertex_count();
     for (size_t i = 0; i < drags_.size(); ++i) {
         if (frame == drags_[i].start_frame && drags_[i].vertex < vertex_count) {
-            start_positions_[i] = solver.read_position(drags_[i].vertex);
+            // The patch around the vertex as the body lies now: one read-back.
+            solver.read_positions(positions_);
+            const World& world = solver.world();
+            const uint32_t v = drags_[i].vertex;
+            start_positions_[i] = positions_[v];
+            start_grabs_[i] = spread_grab_at_vertex(
+                world, positions_, v, grab_radius_m(world, world.vertex_body[v], radius_fraction_),
+                stiffness_n_per_m_);
         }
     }
     std::optional<Grab> grab;
@@ -95,10 +105,9 @@ void DragScript::before_frame(int frame, Solver& solver)
         // one from where its vertex is.
         const bool holding = current_ && current_->vertices.x == d.vertex;
         const glm::vec3 previous = holding ? current_->target_m : start_positions_[i];
-        grab = grab_vertex(d.vertex,
-                           speed_limited_target(previous, glm::mix(start_positions_[i], end_target, s),
-                                                kFrameSeconds),
-                           stiffness_n_per_m_);
+        grab = start_grabs_[i];
+        grab->target_m = speed_limited_target(
+            previous, glm::mix(start_positions_[i], end_target, s), kFrameSeconds);
         break;  // one grab at a time, as with one mouse
     }
     if (grab || current_) {

@@ -2,7 +2,8 @@
 // benchmarks. Each one grabs VERTEX at frame START and moves the target
 // linearly from where the vertex is then to its rest position + (DX,DY,DZ)
 // by frame END, where it lets go. It drives the same Solver::set_grab as
-// the mouse: same constraint, same solver passes.
+// the mouse: same constraint, same solver passes, the same patch of surface
+// around the vertex pulled with it (`radius_fraction` of the body's size).
 #pragma once
 
 #include "core/result.h"
@@ -26,7 +27,8 @@ Result<DragSpec> parse_drag(const std::string& text);
 
 class DragScript {
 public:
-    DragScript(std::vector<DragSpec> drags, float stiffness_n_per_m);
+    DragScript(std::vector<DragSpec> drags, float stiffness_n_per_m,
+               float radius_fraction = kDefaultGrabRadiusFraction);
 
     // Fails naming the first drag whose vertex the mesh does not have.
     Result<bool> validate(const TetMesh& mesh) const;
@@ -42,6 +44,9 @@ public:
 private:
     std::vector<DragSpec> drags_;
     std::vector<glm::vec3> start_positions_;  // per drag, read when it starts
+    std::vector<Grab> start_grabs_;           // per drag, its patch when it starts
+    std::vector<glm::vec3> positions_;        // read back when a drag starts
     float stiffness_n_per_m_;
+    float radius_fraction_;
     std::optional<Grab> current_;
 };

@@ -15,8 +15,10 @@ Ray cursor_ray(const CameraView& camera, glm::vec2 cursor_px, glm::vec2 window_p
 
 class MouseGrab {
 public:
-    // True when the ray hit the body and the grab began.
-    bool begin(Scene& scene, const Ray& ray, const CameraView& camera, float stiffness_n_per_m);
+    // True when the ray hit the body and the grab began; it holds the
+    // surface within `radius_fraction` of the body's size around the hit.
+    bool begin(Scene& scene, const Ray& ray, const CameraView& camera, float stiffness_n_per_m,
+               float radius_fraction);
     void drag(const Ray& ray);
     // Moves the drag plane along the view: positive steps push it away.
     void push(float wheel_steps, const CameraView& camera);

@@ -146,6 +146,17 @@ void solver_section(PanelState& s, const Scene& scene)
     slider("Dynamic friction", p.dynamic_friction, L::friction, "%.2f");
     slider("Grab stiffness", s.grab_stiffness_n_per_m, L::grab_stiffness_n_per_m, "%.3g N/m",
            kDecades);
+    float reach_percent = 100.0f * s.grab_radius_fraction;
+    slider("Grab reach", reach_percent,
+           {100.0f * L::grab_radius_fraction.min, 100.0f * L::grab_radius_fraction.max},
+           "%.0f%% of the body");
+    s.grab_radius_fraction = reach_percent / 100.0f;
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("A grab holds the surface within this distance of the point\n"
+                          "under the cursor (a share of the body's largest side), more\n"
+                          "firmly near the point: pulling an ear lifts the bunny\n"
+                          "instead of drawing the ear out. 0: one point.");
+    }
     if (scene.solver_kind() == SolverKind::gpu && ImGui::Button("Reload shaders (F5)")) {
         s.reload_shaders_requested = true;
     }

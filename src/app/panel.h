@@ -23,6 +23,7 @@ struct PanelState {
     RenderSettings render;
     std::string render_note;  // why the settings are what they are (a software renderer)
     float grab_stiffness_n_per_m = kDefaultGrabStiffness;
+    float grab_radius_fraction = kDefaultGrabRadiusFraction;
 
     // Requests, cleared by the application once handled.
     bool step_requested = false;

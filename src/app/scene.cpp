@@ -176,6 +176,20 @@ BodyDrawData Scene::draw_data()
     return data;
 }
 
+Grab Scene::grab_patch(const SurfaceHit& hit, float radius_fraction,
+                       float stiffness_n_per_m) const
+{
+    const SurfaceSource source = solver_->surface_source();
+    const std::vector<glm::vec3>* positions = source.positions;
+    if (positions == nullptr) {
+        solver_->read_positions(read_back_);
+        positions = &read_back_;
+    }
+    const World& w = world();
+    const float radius_m = grab_radius_m(w, w.vertex_body[hit.vertices.x], radius_fraction);
+    return spread_grab(w, *positions, hit, radius_m, stiffness_n_per_m);
+}
+
 std::optional<Bounds> Scene::current_bounds(std::optional<size_t> body) const
 {
     if (!loaded() || (body && *body >= world().body_count())) {

@@ -64,6 +64,9 @@ public:
     // The mouse's grab, passed to the running solver (see Solver).
     std::optional<SurfaceHit> pick(const Ray& ray) const { return solver_->pick(ray); }
     void set_grab(const std::optional<Grab>& grab) { solver_->set_grab(grab); }
+    // The grab of `hit` spread over the surface within `radius_fraction` of
+    // its body's size (core/grab.h); the GPU solver reads positions back.
+    Grab grab_patch(const SurfaceHit& hit, float radius_fraction, float stiffness_n_per_m) const;
     Solver& solver() { return *solver_; }
     const Solver& solver() const { return *solver_; }
 

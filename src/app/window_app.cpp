@@ -387,7 +387,8 @@ void WindowApp::read_input(const CameraView& view, glm::ivec2 window_size)
     cursor_ray_ = ray;
     const bool left_down = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
     if (left_down && !left_was_down_ && !ImGui::GetIO().WantCaptureMouse && scene_.loaded() &&
-        mouse_grab_.begin(scene_, ray, view, panel_.grab_stiffness_n_per_m)) {
+        mouse_grab_.begin(scene_, ray, view, panel_.grab_stiffness_n_per_m,
+                          panel_.grab_radius_fraction)) {
         const glm::vec3 at = mouse_grab_.grab().target_m;
         // Grabbing a body selects it: the material sliders edit it.
         const size_t body = scene_.world().vertex_body[mouse_grab_.grab().vertices.x];

@@ -232,7 +232,7 @@ void CpuSolver::reset_lambda()
     const size_t slots = blocks_.block_count * blocks_.lanes;
     std::fill_n(blocks_.lambda_shape.data(), slots, 0.0f);
     std::fill_n(blocks_.lambda_volume.data(), slots, 0.0f);
-    grab_lambda_ = 0.0f;
+    std::fill(grab_lambdas_.begin(), grab_lambdas_.end(), 0.0f);
 }
 
 CpuSolver::TetStepConstants CpuSolver::tet_step_constants(const SimParams& params,
@@ -399,16 +399,19 @@ void CpuSolver::solve_grab(float h)
     // After the Jacobi tet pass, Gauss-Seidel style: the attachment sees the
     // positions the tets just produced and moves only its few vertices.
     const Grab& g = *grab_;
-    const glm::vec3 w(inverse_masses_[g.vertices.x], inverse_masses_[g.vertices.y],
-                      inverse_masses_[g.vertices.z]);
     const float alpha_tilde = 1.0f / (sanitized_grab_stiffness(g.stiffness_n_per_m) * h * h);
-    glm::vec3 d[3];
-    grab_math::tm_attachment_step(positions_[g.vertices.x], positions_[g.vertices.y],
-                                  positions_[g.vertices.z], w, g.weights, g.target_m,
-                                  alpha_tilde, grab_max_step_m_, grab_lambda_, d[0], d[1], d[2]);
-    for (int i = 0; i < 3; ++i) {
-        const uint32_t v = g.vertices[i];
-        corrections_[v] += d[i];
+    // Each anchor its own attachment of its share of the stiffness; they move
+    // distinct vertices, so the order does not matter (the GPU runs them at once).
+    for (size_t a = 0; a < g.anchors.size(); ++a) {
+        const GrabAnchor& anchor = g.anchors[a];
+        const uint32_t v = anchor.vertex;
+        const glm::vec3 x = positions_[v];
+        glm::vec3 d[3];
+        grab_math::tm_attachment_step(
+            x, x, x, glm::vec3(inverse_masses_[v], 0.0f, 0.0f), glm::vec3(1.0f, 0.0f, 0.0f),
+            g.target_m + anchor.offset_m, alpha_tilde / anchor.share, grab_max_step_m_,
+            grab_lambdas_[a], d[0], d[1], d[2]);
+        corrections_[v] += d[0];
         positions_[v] = predicted_positions_[v] + corrections_[v];
     }
 }
@@ -417,7 +420,17 @@ void CpuSolver::set_grab(const std::optional<Grab>& grab)
 {
     assert((!grab || glm::all(glm::lessThan(grab->vertices, glm::uvec3(positions_.size())))) &&
            "CpuSolver::set_grab: vertex out of range");
+    assert((!grab || std::all_of(grab->anchors.begin(), grab->anchors.end(),
+                                 [&](const GrabAnchor& a) {
+                                     return a.vertex < positions_.size() && a.share > 0.0f;
+                                 })) &&
+           "CpuSolver::set_grab: anchor out of range");
     grab_ = grab;
+    if (grab_ && grab_->anchors.size() > kMaxGrabAnchors) {
+        grab_->anchors.resize(kMaxGrabAnchors);  // as the GPU solver's buffer holds
+    }
+    // Kept across frames like the tets' multipliers, reset each substep.
+    grab_lambdas_.resize(grab_ ? grab_->anchors.size() : 0, 0.0f);
 }
 
 std::optional<SurfaceHit> CpuSolver::pick(const Ray& ray) const

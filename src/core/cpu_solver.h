@@ -133,7 +133,7 @@ private:
 
     std::optional<float> mean_residual_;  // after the last iteration stepped
     std::optional<Grab> grab_;
-    float grab_lambda_ = 0.0f;
+    std::vector<float> grab_lambdas_;  // one per anchor
     float grab_max_step_m_ = 0.05f;
 
     std::vector<float> inverse_masses_;      // depend on the densities

@@ -7,12 +7,102 @@
 
 Grab grab_vertex(uint32_t vertex, glm::vec3 target_m, float stiffness_n_per_m)
 {
-    return {glm::uvec3(vertex), glm::vec3(1.0f, 0.0f, 0.0f), target_m, stiffness_n_per_m};
+    return {glm::uvec3(vertex), glm::vec3(1.0f, 0.0f, 0.0f), target_m, stiffness_n_per_m,
+            {GrabAnchor{vertex, 1.0f, glm::vec3(0.0f)}}};
 }
 
-Grab grab_hit(const SurfaceHit& hit, float stiffness_n_per_m)
+Grab grab_hit(const SurfaceHit& hit, const std::vector<glm::vec3>& positions,
+              float stiffness_n_per_m)
 {
-    return {hit.vertices, hit.barycentric, hit.point_m, stiffness_n_per_m};
+    Grab grab{hit.vertices, hit.barycentric, hit.point_m, stiffness_n_per_m, {}};
+    for (int c = 0; c < 3; ++c) {
+        const uint32_t v = hit.vertices[c];
+        if (hit.barycentric[c] <= 0.0f) {
+            continue;
+        }
+        // A corner listed twice (a one-vertex hit) adds its share.
+        auto same = std::find_if(grab.anchors.begin(), grab.anchors.end(),
+                                 [&](const GrabAnchor& a) { return a.vertex == v; });
+        if (same != grab.anchors.end()) {
+            same->share += hit.barycentric[c];
+        } else {
+            grab.anchors.push_back({v, hit.barycentric[c], positions[v] - hit.point_m});
+        }
+    }
+    if (grab.anchors.empty()) {  // weights all zero: a degenerate hit
+        grab.anchors.push_back({hit.vertices.x, 1.0f, positions[hit.vertices.x] - hit.point_m});
+    }
+    float total = 0.0f;
+    for (const GrabAnchor& a : grab.anchors) total += a.share;
+    for (GrabAnchor& a : grab.anchors) a.share /= total;
+    return grab;
+}
+
+Grab spread_grab(const World& world, const std::vector<glm::vec3>& positions,
+                 const SurfaceHit& hit, float radius_m, float stiffness_n_per_m)
+{
+    const TetMesh& mesh = *world.mesh;
+    const uint32_t body = world.vertex_body[hit.vertices.x];
+    const WorldBody& range = world.bodies[body];
+    struct Candidate {
+        float distance_m;
+        uint32_t vertex;
+    };
+    std::vector<Candidate> reach;
+    if (radius_m > 0.0f && std::isfinite(radius_m)) {
+        for (uint32_t v = range.first_vertex; v < range.first_vertex + range.vertex_count; ++v) {
+            const bool on_surface = mesh.vertex_triangles.begin(v) != mesh.vertex_triangles.end(v);
+            const float d = glm::length(positions[v] - hit.point_m);
+            if (on_surface && d < radius_m) {
+                reach.push_back({d, v});
+            }
+        }
+    }
+    if (reach.size() < 3) {
+        return grab_hit(hit, positions, stiffness_n_per_m);
+    }
+    if (reach.size() > kMaxGrabAnchors) {
+        std::nth_element(reach.begin(), reach.begin() + kMaxGrabAnchors, reach.end(),
+                         [](const Candidate& a, const Candidate& b) {
+                             return a.distance_m < b.distance_m ||
+                                    (a.distance_m == b.distance_m && a.vertex < b.vertex);
+                         });
+        reach.resize(kMaxGrabAnchors);
+        std::sort(reach.begin(), reach.end(),
+                  [](const Candidate& a, const Candidate& b) { return a.vertex < b.vertex; });
+    }
+    Grab grab{hit.vertices, hit.barycentric, hit.point_m, stiffness_n_per_m, {}};
+    float total = 0.0f;
+    for (const Candidate& c : reach) {
+        const float q = 1.0f - (c.distance_m / radius_m) * (c.distance_m / radius_m);
+        grab.anchors.push_back({c.vertex, q * q, positions[c.vertex] - hit.point_m});
+        total += q * q;
+    }
+    for (GrabAnchor& a : grab.anchors) a.share /= total;
+    return grab;
+}
+
+Grab spread_grab_at_vertex(const World& world, const std::vector<glm::vec3>& positions,
+                           uint32_t vertex, float radius_m, float stiffness_n_per_m)
+{
+    SurfaceHit hit;
+    hit.vertices = glm::uvec3(vertex);
+    hit.barycentric = glm::vec3(1.0f, 0.0f, 0.0f);
+    hit.point_m = positions[vertex];
+    return spread_grab(world, positions, hit, radius_m, stiffness_n_per_m);
+}
+
+float grab_radius_m(const World& world, size_t body, float fraction)
+{
+    const WorldBody& range = world.bodies[body];
+    glm::vec3 lo(INFINITY);
+    glm::vec3 hi(-INFINITY);
+    for (uint32_t v = range.first_vertex; v < range.first_vertex + range.vertex_count; ++v) {
+        lo = glm::min(lo, world.mesh->rest_positions[v]);
+        hi = glm::max(hi, world.mesh->rest_positions[v]);
+    }
+    const glm::vec3 size = hi - lo;
+    return range.vertex_count > 0 ? fraction * std::max({size.x, size.y, size.z}) : 0.0f;
 }
 
 std::optional<SurfaceHit> pick_surface(const TetMesh& mesh,

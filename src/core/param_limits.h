@@ -51,6 +51,8 @@ struct ParamLimits {
     // default schedule, orders of magnitude below a vertex's inverse mass
     // (1/kg): the grab is rigid already, stiffer changes nothing.
     static constexpr Range<float> grab_stiffness_n_per_m{1.0f, 1.0e9f};
+    // The grab's reach, a fraction of the grabbed body's largest side.
+    static constexpr Range<float> grab_radius_fraction{0.0f, 0.5f};
     // Each component of a --drag offset. Positions are float32: at 100 m one
     // ulp is 7.6e-6 m, 1/5000 of a bunny tet's ~4 cm edge; much farther the
     // tets drown in rounding, and at ~2e19 m |offset| overflows to infinity

@@ -122,6 +122,10 @@ Result<std::unique_ptr<GpuSolver>> GpuSolver::create(const ShaderLibrary& shader
     solver->parameters_ = make_buffer();
     glBindBuffer(GL_UNIFORM_BUFFER, solver->parameters_.get());
     glBufferData(GL_UNIFORM_BUFFER, sizeof(SimParametersBlock), nullptr, GL_DYNAMIC_DRAW);
+    solver->grab_anchors_ = make_buffer();
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, solver->grab_anchors_.get());
+    glBufferData(GL_SHADER_STORAGE_BUFFER, kMaxGrabAnchors * sizeof(GrabAnchorBlock), nullptr,
+                 GL_DYNAMIC_DRAW);
     solver->pick_result_ = make_buffer();
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, solver->pick_result_.get());
     glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof(PickResultBlock), nullptr, GL_DYNAMIC_READ);
@@ -268,8 +272,8 @@ void GpuSolver::upload_body_at_rest()
     upload(buffers_[kVelocities], to_vec4(world_->initial_velocities));
     upload(buffers_[kPredicted], positions);
     upload(buffers_[kCorrections], std::vector<glm::vec4>(mesh_->vertex_count(), glm::vec4(0.0f)));
-    upload(buffers_[kLambdas],
-           std::vector<glm::vec4>(mesh_->tet_count() + 1, glm::vec4(0.0f)));  // + the grab
+    upload(buffers_[kLambdas], std::vector<glm::vec4>(mesh_->tet_count() + kMaxGrabAnchors,
+                                                      glm::vec4(0.0f)));  // + the grab's anchors
 }
 
 bool GpuSolver::one_group_is_faster() const
@@ -355,12 +359,12 @@ void GpuSolver::upload_parameters(const SimParams& params)
     if (grab_) {
         // The same float expression as CpuSolver::solve_grab.
         const float alpha_tilde = 1.0f / (sanitized_grab_stiffness(grab_->stiffness_n_per_m) * h * h);
-        block.u_grab_vertices = glm::uvec4(grab_->vertices, 1);
-        block.u_grab_weights = glm::vec4(grab_->weights, alpha_tilde);
+        block.u_grab = glm::uvec4(grab_anchor_count_, 0u, 0u, 0u);
+        block.u_grab_compliance = glm::vec4(alpha_tilde, 0.0f, 0.0f, 0.0f);
         block.u_grab_target = glm::vec4(grab_->target_m, grab_max_step_m_);
     } else {
-        block.u_grab_vertices = glm::uvec4(0);
-        block.u_grab_weights = glm::vec4(0.0f);
+        block.u_grab = glm::uvec4(0u);
+        block.u_grab_compliance = glm::vec4(0.0f);
         block.u_grab_target = glm::vec4(0.0f);
     }
     glBindBuffer(GL_UNIFORM_BUFFER, parameters_.get());
@@ -451,7 +455,7 @@ void GpuSolver::step_frame(const SimParams& raw_params)
     const size_t nv = mesh_->vertex_count();
     const size_t nt = mesh_->tet_count();
     for (int substep = 0; substep < params.substeps; ++substep) {
-        dispatch(programs_.predict, std::max(nv, nt + 1));  // + the grab's lambda
+        dispatch(programs_.predict, std::max(nv, nt + (grab_ ? grab_anchor_count_ : 0)));
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         pass_timer_.end(PassGroup::predict);
         if (body_contact_on(params)) {
@@ -515,8 +519,8 @@ void GpuSolver::iterate(const SimParams& params)
             pass_timer_.end(PassGroup::contact_solve);
         }
         if (grab_) {
-            glUseProgram(programs_.solve_grab.program.get());
-            glDispatchCompute(1, 1, 1);
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kGrabAnchors, grab_anchors_.get());
+            dispatch(programs_.solve_grab, grab_anchor_count_);
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
             pass_timer_.end(PassGroup::grab);
         }
@@ -581,6 +585,28 @@ void GpuSolver::set_grab(const std::optional<Grab>& grab)
             glm::all(glm::lessThan(grab->vertices, glm::uvec3(mesh_->vertex_count())))) &&
            "GpuSolver::set_grab: vertex out of range");
     grab_ = grab;
+    grab_anchor_count_ = 0;
+    if (!grab_ || grab_->anchors.empty()) {
+        grab_.reset();  // nothing to pull
+        return;
+    }
+    grab_anchor_blocks_.clear();
+    for (const GrabAnchor& anchor : grab_->anchors) {
+        if (grab_anchor_blocks_.size() == kMaxGrabAnchors) {
+            break;  // as CpuSolver::set_grab keeps
+        }
+        assert(anchor.vertex < mesh_->vertex_count() && anchor.share > 0.0f &&
+               "GpuSolver::set_grab: anchor out of range");
+        grab_anchor_blocks_.push_back(
+            {glm::vec4(anchor.offset_m, anchor.share), glm::uvec4(anchor.vertex, 0u, 0u, 0u)});
+    }
+    static_assert(sizeof(GrabAnchorBlock) == 32, "std430 layout of GrabAnchor");
+    grab_anchor_count_ = static_cast<GLuint>(grab_anchor_blocks_.size());
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, grab_anchors_.get());
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0,
+                    static_cast<GLsizeiptr>(grab_anchor_blocks_.size() * sizeof(GrabAnchorBlock)),
+                    grab_anchor_blocks_.data());
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
 }
 
 std::optional<SurfaceHit> GpuSolver::pick(const Ray& ray) const

@@ -84,6 +84,13 @@ private:
         kContactSums,
         kContactAnchors,
         kContactTetExits,
+        // solve_grab.comp's anchors, at the pick result's point (free while stepping).
+        kGrabAnchors = kPickResult,
+    };
+    // Mirrors GrabAnchor in shaders/solve_grab.comp (std430).
+    struct GrabAnchorBlock {
+        glm::vec4 offset_share;  // xyz offset (m), w share of the stiffness
+        glm::uvec4 vertex;       // x vertex
     };
     // A compute program and its local_size_x, read back from the linked
     // program so that the shader alone decides its workgroup size.
@@ -175,6 +182,9 @@ private:
     GLsync residual_fence_ = nullptr;  // signalled once the result can be read
     std::optional<float> mean_residual_;
     std::optional<Grab> grab_;
+    GlBuffer grab_anchors_;  // kMaxGrabAnchors GrabAnchorBlocks
+    std::vector<GrabAnchorBlock> grab_anchor_blocks_;
+    GLuint grab_anchor_count_ = 0;
     float grab_max_step_m_ = 0.05f;
     bool pass_timing_ = false;
     PassTimer pass_timer_;

@@ -28,6 +28,13 @@ TEST_F(GpuGrab, DragFasterThanAHandIsFollowedAtTheTopSpeed)
     grab_scenarios::drag_faster_than_a_hand(*solver);
 }
 
+TEST_F(GpuGrab, PullingTheBunnyByItsTopLiftsIt)
+{
+    auto solver = make_gpu_solver();
+    ASSERT_TRUE(solver);
+    grab_scenarios::grab_lifts_the_bunny(*solver);
+}
+
 TEST_F(GpuGrab, PinnedVertexStaysInPlace)
 {
     auto solver = make_gpu_solver();
