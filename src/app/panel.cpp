@@ -29,6 +29,14 @@ constexpr MaterialPreset kMaterials[] = {
 
 using L = ParamLimits;
 
+// A tooltip in plain words for the control just drawn.
+void tip(const char* text)
+{
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        ImGui::SetTooltip("%s", text);
+    }
+}
+
 // Ranges that span decades get a logarithmic slider.
 constexpr ImGuiSliderFlags kDecades = ImGuiSliderFlags_Logarithmic;
 
@@ -72,12 +80,23 @@ void material_section(PanelState& s, const Scene& scene)
     BodyMaterial m = s.selected_body ? p.body_material(*s.selected_body) : p.material();
     const BodyMaterial before = m;
     slider("Young's modulus", m.youngs_modulus_pa, L::youngs_pa, "%.3g Pa", kDecades);
+    tip("Stiffness: the stress (Pa) that would stretch the material to twice\n"
+        "its length. Jelly 1e4-1e5, rubber 1e6-1e7, plastic 1e8-1e9.\n"
+        "Ctrl+click to type a value.");
     slider("Poisson ratio", m.poisson_ratio, L::poisson, "%.3f");
+    tip("How much the material bulges sideways when squashed: 0 not at\n"
+        "all, 0.5 keeps its volume exactly (rubber is about 0.45-0.49).");
     slider("Density", m.density_kg_m3, L::density_kg_m3, "%.0f kg/m^3", kDecades);
+    tip("Mass per cubic metre (water: 1000). Heavier bodies sag more\n"
+        "under their own weight and push harder on what they land on.");
     for (const MaterialPreset& preset : kMaterials) {
         if (ImGui::Button(preset.name)) {
             m.youngs_modulus_pa = preset.youngs_modulus_pa;
             m.poisson_ratio = preset.poisson_ratio;
+        }
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("Young's modulus %.0e Pa, Poisson ratio %.2f",
+                              preset.youngs_modulus_pa, preset.poisson_ratio);
         }
         ImGui::SameLine();
     }
@@ -113,11 +132,14 @@ void solver_section(PanelState& s, const Scene& scene)
     SimParams& p = s.params;
     int solver = scene.solver_kind() == SolverKind::gpu ? 0 : 1;
     if (ImGui::RadioButton("GPU", solver == 0)) s.solver_requested = SolverKind::gpu;
+    tip("Simulate in OpenGL compute shaders (fast on a real graphics card).");
     ImGui::SameLine();
     if (ImGui::RadioButton("CPU", solver == 1)) s.solver_requested = SolverKind::cpu;
-    if (const std::string how = scene.solver().how_it_runs(); !how.empty()) {
-        ImGui::TextDisabled("%s", how.c_str());
-    }
+    tip("Simulate on the processor with vector instructions: the same maths,\n"
+        "faster where OpenGL draws on the CPU (no graphics card).");
+    // Always one line, so that the rows below never move.
+    const std::string how = scene.solver().how_it_runs();
+    ImGui::TextDisabled("%s", how.empty() ? "compute shaders" : how.c_str());
     if (!scene.compute_available()) {
         ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f),
                            "No compute shaders (OpenGL < 4.3): CPU solver,\n"
@@ -125,27 +147,46 @@ void solver_section(PanelState& s, const Scene& scene)
     }
     int method = p.method == SolverMethod::gauss_seidel ? 0 : 1;
     ImGui::RadioButton("Gauss-Seidel", &method, 0);
+    tip("Solves the tetrahedra group by group, each group seeing the last\n"
+        "one's result: the stiffness you set, at the default effort.");
     ImGui::SameLine();
     ImGui::RadioButton("Jacobi (reference)", &method, 1);
+    tip("Solves every tetrahedron at once and averages: the textbook\n"
+        "reference, softer than asked unless given many iterations.");
     p.method = method == 0 ? SolverMethod::gauss_seidel : SolverMethod::jacobi;
-    if (p.method == SolverMethod::gauss_seidel) {
-        ImGui::TextDisabled("%zu colours, one pass each per iteration",
-                            scene.mesh().tet_colors.rows());
-    }
+    // The same rows for both methods, so that a drag never lands on another slider.
+    ImGui::TextDisabled("%zu groups of tetrahedra sharing no corner",
+                        scene.mesh().tet_colors.rows());
+    tip("Gauss-Seidel solves each group in one pass per iteration (the\n"
+        "groups are the 'colours' of a graph colouring).");
     ImGui::SliderInt("Substeps", &p.substeps, L::substeps.min, L::substeps.max, "%d",
                      ImGuiSliderFlags_AlwaysClamp | kDecades);
+    tip("Each 1/60 s frame is cut into this many time steps: more make\n"
+        "stiff bodies stiffer and contacts firmer, at proportional cost.");
     ImGui::SliderInt("Iterations", &p.iterations, L::iterations.min, L::iterations.max, "%d",
                      ImGuiSliderFlags_AlwaysClamp | kDecades);
-    if (p.method == SolverMethod::jacobi) {
-        slider("Jacobi weight k", p.jacobi_k, L::jacobi_k, "%.2f", kDecades);
-    }
+    tip("Passes over all the tetrahedra in each substep: more bring the\n"
+        "body closer to the stiffness you set, at proportional cost.");
+    ImGui::BeginDisabled(p.method != SolverMethod::jacobi);
+    slider("Jacobi weight k", p.jacobi_k, L::jacobi_k, "%.2f", kDecades);
+    tip("Jacobi only: how much of each tetrahedron's correction a shared\n"
+        "corner takes (k divided by the most tetrahedra at a corner).\n"
+        "Higher converges faster until it overshoots.");
+    ImGui::EndDisabled();
     // Downward only: the ground is below.
     slider("Gravity", p.gravity_m_s2.y, {L::gravity_m_s2.min, 0.0f}, "%.2f m/s^2");
+    tip("Downward acceleration: -9.81 on Earth, 0 for floating bodies.");
     slider("Air damping", p.air_damping_per_s, L::damping_per_s, "%.2f /s", kDecades);
+    tip("The share of its speed a body loses per second to the air.");
     slider("Static friction", p.static_friction, L::friction, "%.2f");
+    tip("Grip at rest, against the ground, obstacles and other bodies:\n"
+        "a body stays put while sideways force < this x pressing force.");
     slider("Dynamic friction", p.dynamic_friction, L::friction, "%.2f");
+    tip("Drag while sliding: sideways force = this x pressing force.");
     slider("Grab stiffness", s.grab_stiffness_n_per_m, L::grab_stiffness_n_per_m, "%.3g N/m",
            kDecades);
+    tip("How hard the mouse pulls: newtons per metre between the cursor's\n"
+        "target and the grabbed surface. Raise it for heavy bodies.");
     float reach_percent = 100.0f * s.grab_radius_fraction;
     slider("Grab reach", reach_percent,
            {100.0f * L::grab_radius_fraction.min, 100.0f * L::grab_radius_fraction.max},
@@ -185,8 +226,13 @@ void mesh_file_section(PanelState& s)
                        "or drop a file onto the window.");
     const bool entered = ImGui::InputText("Path", s.mesh_path, sizeof s.mesh_path,
                                           ImGuiInputTextFlags_EnterReturnsTrue);
+    tip("A file path, relative to the folder the program started in;\n"
+        "Enter loads it.");
     ImGui::SliderInt("OBJ resolution", &s.mesh_resolution, ParamLimits::mesh_resolution.min,
                      ParamLimits::mesh_resolution.max, "%d cells", ImGuiSliderFlags_AlwaysClamp);
+    tip("An OBJ surface is filled with tetrahedra on a grid of this many\n"
+        "cells along its longest side: finer follows the shape better\n"
+        "and costs more to simulate."); 
     if ((ImGui::Button("Load") || entered) && s.mesh_path[0] != '\0') {
         s.file_requested = std::string(s.mesh_path);
     }
@@ -275,7 +321,10 @@ void stats_section(PanelState& s, const Scene& scene)
     if (s.residual) {
         // How far the last iteration was from solving its substep: rising
         // means the solver is not keeping up with the stiffness asked for.
-        ImGui::Text("residual |C + alpha~ lambda| %.2e (mean per tet)", *s.residual);
+        ImGui::Text("residual %.2e (mean per tet)", *s.residual);
+        tip("How far the last iteration left each tetrahedron from its\n"
+            "exact answer (|C + alpha~ lambda|, a length): rising means the\n"
+            "solver cannot keep up with the stiffness; add iterations.");
         if (!s.residual_history.empty()) {
             const float top = *std::max_element(s.residual_history.begin(),
                                                 s.residual_history.end());
@@ -289,6 +338,56 @@ void stats_section(PanelState& s, const Scene& scene)
                 scene.world().body_count(), mesh.vertex_count(), mesh.tet_count(),
                 mesh.surface_triangles.size());
     ImGui::TextWrapped("OpenGL %s", s.gl_description.c_str());
+}
+
+// The keys and what they do, over the picture.
+void draw_help(PanelState& s)
+{
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.5f,
+                                   viewport->WorkPos.y + viewport->WorkSize.y * 0.5f),
+                            ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowBgAlpha(0.9f);
+    if (!ImGui::Begin("Help (F1 closes)", &s.show_help,
+                      ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
+        ImGui::End();
+        return;
+    }
+    constexpr std::array<std::pair<const char*, const char*>, 19> kKeys = {{
+        {"left drag", "grab the surface and pull; let go to throw"},
+        {"wheel while grabbing", "pull the grabbed point nearer or push it away"},
+        {"right drag", "orbit the camera"},
+        {"middle drag", "pan"},
+        {"wheel", "zoom"},
+        {"R", "reset the bodies and the camera"},
+        {"Space", "pause / run"},
+        {"N", "one step of 1/60 s"},
+        {"F", "frame: the camera onto the selected body, or all"},
+        {"G", "follow the selected body (or all) with the camera"},
+        {"1 2 3 4", "bunny, cube, torus, beam"},
+        {"W", "wireframe"},
+        {"C", "body contact on / off"},
+        {"T", "throw a jelly cube along the cursor's ray"},
+        {"Del", "delete the selected (last grabbed) body"},
+        {"F1", "this help"},
+        {"F5", "recompile the compute shaders"},
+        {"F12", "screenshot (PNG in the working folder)"},
+        {"Esc", "quit"},
+    }};
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
+        for (const auto& [key, action] : kKeys) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(key);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(action);
+        }
+        ImGui::EndTable();
+    }
+    ImGui::Separator();
+    ImGui::TextUnformatted("Drop a mesh (.obj, .node/.ele, .tet) or a scene (.json)\n"
+                           "on the window to simulate it. Hover a control for what it does.");
+    ImGui::End();
 }
 
 }  // namespace
@@ -312,6 +411,10 @@ void draw_panel(PanelState& s, const Scene& scene)
 
     for (const Preset& p : all_presets()) {
         if (ImGui::RadioButton(p.name, scene.preset() == p.id)) s.preset_requested = p.id;
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("Start over with the %s alone (key %d): %s", p.name,
+                              static_cast<int>(&p - all_presets().data()) + 1, p.description);
+        }
         ImGui::SameLine();
     }
     ImGui::NewLine();
@@ -337,6 +440,7 @@ void draw_panel(PanelState& s, const Scene& scene)
             }
             ImGui::BeginDisabled(!s.selected_body || scene.world().body_count() < 2);
             if (ImGui::Button("Delete the selected body (Del)")) s.remove_requested = true;
+            tip("Grab a body to select it; the last body cannot be deleted.");
             ImGui::EndDisabled();
             ImGui::SameLine();
             if (ImGui::Button("Throw a cube (T)")) s.throw_requested = true;
@@ -344,13 +448,20 @@ void draw_panel(PanelState& s, const Scene& scene)
         }
     }
     if (ImGui::Button("Reset (R)")) s.reset_requested = true;
+    tip("Every body back to where it started, and the camera too.");
     ImGui::SameLine();
     if (ImGui::Button(s.paused ? "Run (Space)" : "Pause (Space)")) s.paused = !s.paused;
     ImGui::SameLine();
     if (ImGui::Button("Step (N)")) s.step_requested = true;
+    tip("One frame of 1/60 s, while paused.");
+    ImGui::SameLine();
+    if (ImGui::Button("Help (F1)")) s.show_help = !s.show_help;
     ImGui::Checkbox("Wireframe (W)", &s.wireframe);
+    tip("Draws the surface triangles' edges.");
     ImGui::SameLine();
     ImGui::Checkbox("Body contact (C)", &s.params.body_contact);
+    tip("Bodies collide with each other and with themselves; off, they\n"
+        "pass through (the ground and obstacles still hold)."); 
     if (ImGui::Button("Frame (F)")) s.frame_requested = true;
     if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("Turns the camera onto the selected body, or onto all of them.");
@@ -386,11 +497,11 @@ void draw_panel(PanelState& s, const Scene& scene)
             ImGui::TextWrapped("%s", line.c_str());
         }
     }
-    ImGui::TextDisabled("Left drag grabs (wheel: nearer/farther), right drag\n"
-                        "orbits, middle drag pans, wheel zooms.\n"
-                        "1-4 presets, C body contact, T throw a cube, F frame,\n"
-                        "G follow, R reset body and camera, Del delete the\n"
-                        "selected body, F12 screenshot, Esc quit.");
+    ImGui::TextDisabled("Left drag grabs, right drag orbits, middle drag pans,\n"
+                        "wheel zooms. F1: every key.");
     ImGui::PopItemWidth();
     ImGui::End();
+    if (s.show_help) {
+        draw_help(s);
+    }
 }

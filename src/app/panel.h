@@ -19,7 +19,8 @@ struct PanelState {
     std::optional<size_t> selected_body;
     bool paused = false;
     bool wireframe = false;
-    bool follow = false;  // the camera follows the selected body (or all of them)
+    bool follow = false;
+    bool show_help = false;  // F1: the keys, over the picture  // the camera follows the selected body (or all of them)
     RenderSettings render;
     std::string render_note;  // why the settings are what they are (a software renderer)
     float grab_stiffness_n_per_m = kDefaultGrabStiffness;

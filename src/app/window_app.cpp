@@ -367,6 +367,7 @@ void WindowApp::handle_key(int key)
     case GLFW_KEY_C: panel_.params.body_contact = !panel_.params.body_contact; break;
     case GLFW_KEY_T: panel_.throw_requested = true; break;
     case GLFW_KEY_DELETE: panel_.remove_requested = true; break;
+    case GLFW_KEY_F1: panel_.show_help = !panel_.show_help; break;
     case GLFW_KEY_F5: panel_.reload_shaders_requested = true; break;
     case GLFW_KEY_F12: panel_.screenshot_requested = true; break;
     case GLFW_KEY_ESCAPE: platform_.request_close(); break;
