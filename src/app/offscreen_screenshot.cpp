@@ -52,7 +52,8 @@ Result<bool> render_offscreen_screenshot(const std::string& path, glm::ivec2 siz
     const World& world = solver.world();
     const GlBuffer albedos = make_body_albedo_buffer(world, std::nullopt);
     body.albedo_buffer = albedos.get();
-    renderer.value()->set_obstacles(world.obstacles);
+    renderer.value()->set_obstacles(world.obstacles,
+                                    pinned_fixtures(world, world.ground.value_or(true)));
     // Framed on the bodies: a scene's obstacles may stand far from them.
     OrbitCamera camera;
     camera.frame(body.bounds_min, body.bounds_max);

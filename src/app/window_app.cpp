@@ -142,6 +142,8 @@ private:
     // Bodies into and out of the running world, from the panel and keys.
     void edit_world();
     void add_body(BodyDesc body, const char* what);
+    // The obstacles and the pinned bodies' walls and markers into the renderer.
+    void show_scenery();
     // The figures a user (or the benchmark notes) wants at the end: how
     // fast the window answered and how fast the simulation went.
     void log_display_rate() const;
@@ -610,9 +612,7 @@ void WindowApp::after_load(const Result<std::string>& loaded, float youngs_pa)
     panel_.params.ground_enabled = true;
     apply_world_settings(scene_.world(), panel_.params);
     panel_.selected_body.reset();
-    if (renderer_) {
-        renderer_->set_obstacles(scene_.world().obstacles);
-    }
+    show_scenery();
     camera_.frame(scene_.initial_min(), scene_.initial_max(), free_aspect_);
     const World& world = scene_.world();
     spdlog::info("{}: {} vertices, {} tets{}", scene_.body_name(), scene_.mesh().vertex_count(),
@@ -664,6 +664,14 @@ bool WindowApp::install_loaded(Result<World> loaded)
     return scene_.loaded();
 }
 
+void WindowApp::show_scenery()
+{
+    if (renderer_ && scene_.loaded()) {
+        renderer_->set_obstacles(scene_.world().obstacles,
+                                 pinned_fixtures(scene_.world(), panel_.params.ground_enabled));
+    }
+}
+
 void WindowApp::add_body(BodyDesc body, const char* what)
 {
     mouse_grab_.end(scene_);
@@ -680,6 +688,7 @@ void WindowApp::add_body(BodyDesc body, const char* what)
                                             panel_.params.material());
         panel_.params.body_materials.push_back(material);
     }
+    show_scenery();
     spdlog::info("added {}: {} bodies, {} tets", what, scene_.world().body_count(),
                  scene_.mesh().tet_count());
 }
@@ -729,6 +738,7 @@ void WindowApp::edit_world()
                                                static_cast<std::ptrdiff_t>(body));
         }
         panel_.selected_body.reset();
+        show_scenery();
         spdlog::info("deleted body {}: {} bodies left", body + 1, scene_.world().body_count());
     }
 }

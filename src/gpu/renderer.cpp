@@ -44,8 +44,11 @@ static_assert(sizeof(FrameUniforms) == 3 * 64 + 7 * 16, "std140 layout of Render
 // (render_shadow_lookup.glsl); hard shadows take none.
 constexpr glm::vec2 kSoftShadowTaps{16.0f, 32.0f};
 
-// The obstacles' albedo, sRGB: a light concrete grey.
+// Albedos, sRGB: the obstacles a light concrete grey, the wall a pinned body
+// is fixed to a darker one, the markers on pinned vertices a deep red.
 constexpr glm::vec3 kObstacleColor{0.62f, 0.62f, 0.60f};
+constexpr glm::vec3 kWallColor{0.45f, 0.43f, 0.40f};
+constexpr glm::vec3 kPinnedMarkerColor{0.55f, 0.08f, 0.06f};
 
 float srgb_to_linear(float c)
 {
@@ -243,9 +246,7 @@ void Renderer::draw(const BodyDrawData& body, const CameraView& camera,
     if (has_body) {
         draw_body(body, options);
     }
-    glVertexAttrib3f(2, srgb_to_linear(kObstacleColor.r), srgb_to_linear(kObstacleColor.g),
-                     srgb_to_linear(kObstacleColor.b));
-    draw_obstacles(surface_program_);
+    draw_obstacles(surface_program_);  // their albedo is a vertex array
 
     // Ground: one quad made in the vertex shader.
     glBindVertexArray(empty_vertex_array_.get());
@@ -322,9 +323,25 @@ void Renderer::draw_body(const BodyDrawData& body, const RenderOptions& options)
     }
 }
 
-void Renderer::set_obstacles(const std::vector<Obstacle>& obstacles)
+void Renderer::set_obstacles(const std::vector<Obstacle>& obstacles,
+                             const PinnedFixtures& fixtures)
 {
-    const ObstacleMesh mesh = make_obstacle_mesh(obstacles);
+    // One mesh of all three, each part its own albedo.
+    ObstacleMesh mesh;
+    std::vector<glm::vec3> albedo;
+    const auto add = [&](const std::vector<Obstacle>& shapes, glm::vec3 srgb) {
+        const ObstacleMesh part = make_obstacle_mesh(shapes);
+        const uint32_t base = static_cast<uint32_t>(mesh.positions.size());
+        mesh.positions.insert(mesh.positions.end(), part.positions.begin(), part.positions.end());
+        mesh.normals.insert(mesh.normals.end(), part.normals.begin(), part.normals.end());
+        for (const uint32_t i : part.indices) mesh.indices.push_back(base + i);
+        const glm::vec3 linear(srgb_to_linear(srgb.r), srgb_to_linear(srgb.g),
+                               srgb_to_linear(srgb.b));
+        albedo.resize(mesh.positions.size(), linear);
+    };
+    add(obstacles, kObstacleColor);
+    add(fixtures.walls, kWallColor);
+    add(fixtures.markers, kPinnedMarkerColor);
     obstacle_index_count_ = static_cast<GLsizei>(mesh.indices.size());
     if (mesh.indices.empty()) {
         return;
@@ -349,6 +366,9 @@ void Renderer::set_obstacles(const std::vector<Obstacle>& obstacles)
            mesh.normals.size() * sizeof(glm::vec3));
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 12, nullptr);
     glEnableVertexAttribArray(1);
+    upload(obstacle_albedo_, GL_ARRAY_BUFFER, albedo.data(), albedo.size() * sizeof(glm::vec3));
+    glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, 12, nullptr);
+    glEnableVertexAttribArray(2);
     upload(obstacle_indices_, GL_ELEMENT_ARRAY_BUFFER, mesh.indices.data(),
            mesh.indices.size() * sizeof(uint32_t));
     glBindVertexArray(0);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "core/obstacle.h"
+#include "core/pinned_fixtures.h"
 #include "core/result.h"
 #include "gpu/camera_view.h"
 #include "gpu/gl_objects.h"
@@ -57,8 +58,10 @@ public:
     Result<bool> set_shadow_map_texels(int texels);
     int shadow_map_texels() const { return shadow_map_->size_texels(); }
 
-    // The static obstacles drawn from now on (tessellated once here).
-    void set_obstacles(const std::vector<Obstacle>& obstacles);
+    // The static obstacles drawn from now on (tessellated once here), with
+    // what shows pinned vertices (a wall, markers), drawn alike but darker.
+    void set_obstacles(const std::vector<Obstacle>& obstacles,
+                       const PinnedFixtures& fixtures = {});
 
     // Draws ground + body with shadows into the currently bound draw
     // framebuffer of the given size. Returns at once for a zero size (a
@@ -87,6 +90,7 @@ private:
     GlVertexArray obstacle_vertex_array_;
     GlBuffer obstacle_positions_;  // vec3 positions, vec3 normals, uint32 indices
     GlBuffer obstacle_normals_;
+    GlBuffer obstacle_albedo_;  // vec3 per vertex, linear
     GlBuffer obstacle_indices_;
     GLsizei obstacle_index_count_ = 0;
     glm::vec3 obstacle_min_{0.0f};
