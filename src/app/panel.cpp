@@ -472,6 +472,10 @@ void draw_panel(PanelState& s, const Scene& scene)
         ImGui::SetTooltip("The camera keeps the selected body (or all bodies) in the\n"
                           "middle of the view, wherever it is thrown.");
     }
+    ImGui::SameLine();
+    ImGui::Checkbox("Arena walls", &s.arena);
+    tip("Four 1 m walls around the stage, 1 m beyond the bodies (at\n"
+        "least 5 m across): thrown bodies bounce back instead of leaving.");
 
     // Opened when a load starts or fails: the progress and the error are
     // shown there, by the Load button.

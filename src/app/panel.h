@@ -20,7 +20,8 @@ struct PanelState {
     bool paused = false;
     bool wireframe = false;
     bool follow = false;
-    bool show_help = false;  // F1: the keys, over the picture  // the camera follows the selected body (or all of them)
+    bool show_help = false;  // F1: the keys, over the picture
+    bool arena = false;      // walls around the stage keep thrown bodies on it  // the camera follows the selected body (or all of them)
     RenderSettings render;
     std::string render_note;  // why the settings are what they are (a software renderer)
     float grab_stiffness_n_per_m = kDefaultGrabStiffness;

@@ -262,8 +262,24 @@ Result<std::string> Scene::remove_body(size_t body)
     return rebuild_world(std::move(bodies), kept);
 }
 
+Result<std::string> Scene::replace_obstacles(std::vector<Obstacle> obstacles)
+{
+    if (!loaded()) {
+        return Result<std::string>::failure("no world yet");
+    }
+    if (obstacles.size() > kMaxObstacles) {
+        return Result<std::string>::failure(
+            "a world holds at most " + std::to_string(kMaxObstacles) + " obstacles, not " +
+            std::to_string(obstacles.size()));
+    }
+    std::vector<size_t> kept(world_->body_count());
+    for (size_t b = 0; b < kept.size(); ++b) kept[b] = b;
+    return rebuild_world(placed_body_descs(*world_), kept, std::move(obstacles));
+}
+
 Result<std::string> Scene::rebuild_world(std::vector<BodyDesc> bodies,
-                                         const std::vector<size_t>& kept)
+                                         const std::vector<size_t>& kept,
+                                         std::optional<std::vector<Obstacle>> obstacles)
 {
     const std::shared_ptr<const World> old = world_;
     std::vector<glm::vec3> old_positions;
@@ -272,6 +288,9 @@ Result<std::string> Scene::rebuild_world(std::vector<BodyDesc> bodies,
     solver_->read_velocities(old_velocities);
     WorldDesc desc = world_desc_without_bodies(*old);
     desc.bodies = std::move(bodies);
+    if (obstacles) {
+        desc.obstacles = std::move(*obstacles);
+    }
     Result<World> assembled = assemble_world(desc);
     if (!assembled) {
         return Result<std::string>::failure(assembled.error());
@@ -294,7 +313,9 @@ Result<std::string> Scene::rebuild_world(std::vector<BodyDesc> bodies,
                     velocities.begin() + to.first_vertex);
     }
     const std::optional<std::string> scene = builtin_scene_;
-    Result<std::string> installed = install_world(std::move(assembled), std::nullopt, scene);
+    // The same bodies with other obstacles are still the preset they were.
+    const std::optional<PresetId> preset = obstacles ? preset_ : std::nullopt;
+    Result<std::string> installed = install_world(std::move(assembled), preset, scene);
     if (installed) {
         solver_->set_state(positions, velocities);
     }

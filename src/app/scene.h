@@ -52,6 +52,9 @@ public:
     Result<std::string> add_body(BodyDesc body);
     // Removes a body the same way; the last body cannot be removed.
     Result<std::string> remove_body(size_t body);
+    // Replaces the world's obstacles (the arena walls on or off); the bodies
+    // keep their positions and velocities. At most kMaxObstacles.
+    Result<std::string> replace_obstacles(std::vector<Obstacle> obstacles);
 
     // Switching hands the current state over (one read-back, on request).
     // Asking for the GPU without compute shaders fails with the reason.
@@ -108,7 +111,8 @@ private:
     // over the state of the old bodies `kept` (indices, in the new order)
     // and giving the others their start.
     Result<std::string> rebuild_world(std::vector<BodyDesc> bodies,
-                                      const std::vector<size_t>& kept);
+                                      const std::vector<size_t>& kept,
+                                      std::optional<std::vector<Obstacle>> obstacles = {});
     // Each body its own colour (one body keeps the renderer's), brighter
     // when highlighted.
     void upload_body_colors();

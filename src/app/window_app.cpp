@@ -10,6 +10,7 @@
 #include "app/screenshot.h"
 #include "app/window_loads.h"
 #include "app/window_platform.h"
+#include "core/arena.h"
 #include "core/body_materials.h"
 #include "core/lattice.h"
 #include "core/material_ramp.h"
@@ -144,6 +145,8 @@ private:
     void add_body(BodyDesc body, const char* what);
     // The obstacles and the pinned bodies' walls and markers into the renderer.
     void show_scenery();
+    // The arena walls into or out of the world, as the panel asks.
+    void update_arena();
     // The figures a user (or the benchmark notes) wants at the end: how
     // fast the window answered and how fast the simulation went.
     void log_display_rate() const;
@@ -171,6 +174,8 @@ private:
     MaterialRamp material_ramp_;  // stiffening takes effect gradually
     CameraMouse camera_mouse_;
     float free_aspect_ = 16.0f / 9.0f;  // of the part of the window the panel leaves
+    std::vector<Obstacle> own_obstacles_;  // the world's, without the arena walls
+    bool arena_in_world_ = false;
     int frames_simulated_ = 0;
     Ray cursor_ray_{};  // this frame's, for throwing
     std::chrono::steady_clock::time_point last_frame_ = std::chrono::steady_clock::now();
@@ -458,6 +463,7 @@ void WindowApp::handle_requests()
     }
     if (scene_.loaded()) {
         edit_world();
+        update_arena();
     }
     if (std::exchange(panel_.reset_requested, false)) {
         mouse_grab_.end(scene_);
@@ -611,6 +617,8 @@ void WindowApp::after_load(const Result<std::string>& loaded, float youngs_pa)
     panel_.params.gravity_m_s2 = SimParams().gravity_m_s2;
     panel_.params.ground_enabled = true;
     apply_world_settings(scene_.world(), panel_.params);
+    own_obstacles_ = scene_.world().obstacles;
+    arena_in_world_ = false;  // update_arena adds the walls again if wanted
     panel_.selected_body.reset();
     show_scenery();
     camera_.frame(scene_.initial_min(), scene_.initial_max(), free_aspect_);
@@ -670,6 +678,32 @@ void WindowApp::show_scenery()
         renderer_->set_obstacles(scene_.world().obstacles,
                                  pinned_fixtures(scene_.world(), panel_.params.ground_enabled));
     }
+}
+
+void WindowApp::update_arena()
+{
+    if (panel_.arena == arena_in_world_) {
+        return;
+    }
+    std::vector<Obstacle> obstacles = own_obstacles_;
+    if (panel_.arena) {
+        const glm::vec3 lo = scene_.initial_min();
+        const glm::vec3 hi = scene_.initial_max();
+        const std::vector<Obstacle> walls =
+            arena_walls(0.5f * (lo + hi), arena_half_size_m(lo, hi));
+        obstacles.insert(obstacles.end(), walls.begin(), walls.end());
+    }
+    mouse_grab_.end(scene_);
+    Result<std::string> replaced = scene_.replace_obstacles(std::move(obstacles));
+    if (!replaced) {
+        spdlog::warn("arena walls: {}", replaced.error());
+        panel_.solver_note = "arena walls: " + replaced.error();
+        panel_.arena = arena_in_world_;
+        return;
+    }
+    arena_in_world_ = panel_.arena;
+    show_scenery();
+    spdlog::info("arena walls {}", arena_in_world_ ? "up" : "down");
 }
 
 void WindowApp::add_body(BodyDesc body, const char* what)
