@@ -246,6 +246,32 @@ void mesh_file_section(PanelState& s)
     }
 }
 
+// A scrolling plot from 0 to a little above its largest value, the scale
+// written at its right edge in `format` (with the unit) and what the
+// horizontal axis spans beneath it.
+void history_plot(const char* id, const char* title, const std::vector<float>& values,
+                  const char* format, float least_top, float height)
+{
+    if (values.empty()) {
+        return;
+    }
+    const float top =
+        std::max(*std::max_element(values.begin(), values.end()) * 1.2f, least_top);
+    char top_text[32];
+    std::snprintf(top_text, sizeof top_text, format, top);
+    const float label_width = ImGui::CalcTextSize(top_text).x + ImGui::GetStyle().ItemSpacing.x;
+    ImGui::PlotLines(id, values.data(), static_cast<int>(values.size()), 0, title, 0.0f, top,
+                     ImVec2(ImGui::GetContentRegionAvail().x - label_width, height));
+    ImGui::SameLine();
+    const ImVec2 corner = ImGui::GetCursorPos();
+    ImGui::TextUnformatted(top_text);
+    ImGui::SetCursorPos(ImVec2(corner.x, corner.y + height - ImGui::GetTextLineHeight()));
+    char zero_text[32];
+    std::snprintf(zero_text, sizeof zero_text, format, 0.0f);
+    ImGui::TextUnformatted(zero_text);
+    ImGui::TextDisabled("the last %zu displayed frames, newest at the right", values.size());
+}
+
 void render_section(PanelState& s)
 {
     RenderSettings& r = s.render;
@@ -311,31 +337,21 @@ void stats_section(PanelState& s, const Scene& scene)
         }
     }
     ImGui::Text("simulation %.2f ms per 1/60 s step (%s)", s.simulation_ms, s.simulation_timing);
-    if (!s.simulation_ms_history.empty()) {
-        const float top = *std::max_element(s.simulation_ms_history.begin(),
-                                            s.simulation_ms_history.end());
-        ImGui::PlotLines("##simms", s.simulation_ms_history.data(),
-                         static_cast<int>(s.simulation_ms_history.size()), 0, "simulation ms",
-                         0.0f, std::max(top * 1.2f, 1.0f), ImVec2(0, 60));
-    }
+    history_plot("##simms", "simulation time per step", s.simulation_ms_history, "%.1f ms",
+                 1.0f, 60.0f);
     if (s.residual) {
         // How far the last iteration was from solving its substep: rising
         // means the solver is not keeping up with the stiffness asked for.
         ImGui::Text("residual %.2e (mean per tet)", *s.residual);
         tip("How far the last iteration left each tetrahedron from its\n"
-            "exact answer (|C + alpha~ lambda|, a length): rising means the\n"
-            "solver cannot keep up with the stiffness; add iterations.");
-        if (!s.residual_history.empty()) {
-            const float top = *std::max_element(s.residual_history.begin(),
-                                                s.residual_history.end());
-            ImGui::PlotLines("##residual", s.residual_history.data(),
-                             static_cast<int>(s.residual_history.size()), 0, "residual", 0.0f,
-                             std::max(top * 1.2f, 1e-9f), ImVec2(0, 50));
-        }
+            "exact answer (|C + alpha~ lambda|): rising means the solver\n"
+            "cannot keep up with the stiffness; add iterations.");
+        history_plot("##residual", "residual", s.residual_history, "%.1e", 1e-9f, 50.0f);
     }
     const TetMesh& mesh = scene.mesh();
-    ImGui::Text("%zu bodies, %zu vertices, %zu tets, %zu surface triangles",
-                scene.world().body_count(), mesh.vertex_count(), mesh.tet_count(),
+    const size_t bodies = scene.world().body_count();
+    ImGui::Text("%zu %s, %zu vertices, %zu tets, %zu surface triangles", bodies,
+                bodies == 1 ? "body" : "bodies", mesh.vertex_count(), mesh.tet_count(),
                 mesh.surface_triangles.size());
     ImGui::TextWrapped("OpenGL %s", s.gl_description.c_str());
 }
