@@ -337,6 +337,7 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
                            " pixels (8192 x 8192 took 42 s and 3 GB to render)");
             }
             options.size = glm::ivec2(*w, *h);
+            options.size_given = true;
         }
     }
     if (!options.scene.empty() && (options.preset_given || !options.mesh_path.empty())) {

@@ -38,6 +38,7 @@ struct Options {
     std::string dump_positions_path;  // --dump-positions FILE
     std::string screenshot_path;      // --screenshot FILE.png
     glm::ivec2 size{1280, 720};       // --size WxH: window or offscreen image, pixels
+    bool size_given = false;          // --size was on the command line
     std::vector<DragSpec> drags;      // --drag, repeatable
     float grab_stiffness_n_per_m = kDefaultGrabStiffness;  // --grab-stiffness
 

@@ -472,6 +472,11 @@ void draw_panel(PanelState& s, const Scene& scene)
     tip("One frame of 1/60 s, while paused.");
     ImGui::SameLine();
     if (ImGui::Button("Help (F1)")) s.show_help = !s.show_help;
+    ImGui::SameLine();
+    if (ImGui::Button("Defaults")) s.defaults_requested = true;
+    tip("The solver, friction, grab, render and view settings back to\n"
+        "where a first run starts (the window remembers them between runs;\n"
+        "the material stays).");
     ImGui::Checkbox("Wireframe (W)", &s.wireframe);
     tip("Draws the surface triangles' edges.");
     ImGui::SameLine();

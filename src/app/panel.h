@@ -31,6 +31,7 @@ struct PanelState {
     bool step_requested = false;
     bool reset_requested = false;
     bool frame_requested = false;  // the camera onto the selected body, or all
+    bool defaults_requested = false;  // the remembered settings back to the defaults
     bool reload_shaders_requested = false;
     bool screenshot_requested = false;
     std::optional<PresetId> preset_requested;

@@ -1,28 +1,11 @@
 #include "app/stats_json.h"
 
+#include "app/json_numbers.h"
+
 #include <nlohmann/json.hpp>
 
 #include <charconv>
 #include <cmath>
-
-namespace {
-
-// A float as its own shortest decimal, not as the double it widens to:
-// 0.3f is written 0.3, not 0.30000001192092896. NaN and infinity pass
-// through; dump() writes them as null (JSON has no word for them).
-double shortest_decimal(float value)
-{
-    if (!std::isfinite(value)) {
-        return value;
-    }
-    char text[32];
-    const char* end = std::to_chars(text, text + sizeof text, value).ptr;
-    double widened = value;
-    std::from_chars(text, end, widened);
-    return widened;
-}
-
-}  // namespace
 
 std::string report_to_json(const RunReport& r)
 {

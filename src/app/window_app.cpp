@@ -10,9 +10,11 @@
 #include "app/screenshot.h"
 #include "app/window_loads.h"
 #include "app/window_platform.h"
+#include "app/window_settings.h"
 #include "core/arena.h"
 #include "core/body_materials.h"
 #include "core/lattice.h"
+#include "core/file_output.h"
 #include "core/material_ramp.h"
 #include "gpu/gl_loader.h"
 #include "gpu/gpu_time_check.h"
@@ -28,6 +30,9 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace {
 
@@ -62,6 +67,36 @@ private:
     bool dragging_ = false;
 };
 
+// The settings remembered in `directory` by the last run, if any. A file
+// that is not JSON, or keys that are not what they should be, are logged
+// and left out: the window starts from the defaults for those.
+std::optional<WindowSettings> read_remembered_settings(const std::string& directory)
+{
+    if (directory.empty()) {
+        return std::nullopt;
+    }
+    const std::string path = directory + "/settings.json";
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+        return std::nullopt;  // a first run
+    }
+    std::ostringstream text;
+    text << file.rdbuf();
+    std::vector<std::string> skipped;
+    Result<WindowSettings> settings = settings_from_json(text.str(), WindowSettings{}, skipped);
+    if (!settings) {
+        spdlog::warn("settings '{}': {}; starting from the defaults", path, settings.error());
+        return std::nullopt;
+    }
+    if (!skipped.empty()) {
+        spdlog::warn("settings '{}': left out {} (not what they should be)", path,
+                     fmt::join(skipped, ", "));
+    }
+    spdlog::info("settings as in the last run, from '{}' (the panel's Defaults resets them)",
+                 path);
+    return std::move(settings).value();
+}
+
 // A failed write (full disk, read-only folder) is logged with its reason;
 // the window goes on.
 bool take_screenshot(const std::string& path, glm::ivec2 size)
@@ -82,9 +117,12 @@ bool take_screenshot(const std::string& path, glm::ivec2 size)
 // log, and the running world goes on.
 class WindowApp {
 public:
-    WindowApp(WindowPlatform& platform, const Options& options)
+    WindowApp(WindowPlatform& platform, const Options& options, std::string settings_directory,
+              std::optional<WindowSettings> remembered)
         : platform_(platform),
           options_(options),
+          settings_directory_(std::move(settings_directory)),
+          remembered_(std::move(remembered)),
           scene_(shaders_, platform.gl_version() >= kMinimumComputeGlVersion),
           drags_(options.drags, options.grab_stiffness_n_per_m)
     {
@@ -101,6 +139,7 @@ public:
         }
         loads_.cancel_and_wait();  // Esc or a closed window during a load
         log_display_rate();
+        remember_settings();
         return exit_code_;
     }
 
@@ -128,6 +167,12 @@ private:
     // A software renderer (llvmpipe) starts on the CPU solver, unless the
     // command line chose, and with a picture it can draw quickly.
     void choose_defaults_for_the_renderer();
+    // The last run's settings where the command line did not say otherwise,
+    // and the panel's layout file; then, on leaving, this run's.
+    void apply_remembered_settings();
+    void remember_settings();
+    // The panel's Defaults: what a first run starts with (the material stays).
+    void restore_defaults();
 
     // After a load: the outcome in the panel and the log, the new world's
     // settings and obstacles, the camera on it.
@@ -153,6 +198,10 @@ private:
 
     WindowPlatform& platform_;
     const Options& options_;
+    const std::string settings_directory_;  // empty: nothing is remembered
+    const std::optional<WindowSettings> remembered_;
+    std::string imgui_ini_path_;  // ImGui keeps a pointer to it
+    bool software_renderer_ = false;
     const ShaderLibrary shaders_;
     Scene scene_;
     PanelState panel_;
@@ -192,6 +241,7 @@ void WindowApp::start()
     panel_.gl_description = gl_context_description();
     choose_defaults_for_the_renderer();
     panel_.params = params_from_options(options_);
+    apply_remembered_settings();
     std::snprintf(panel_.mesh_path, sizeof panel_.mesh_path, "%s", options_.mesh_path.c_str());
     panel_.mesh_resolution = options_.mesh_resolution;
     if (Result<std::unique_ptr<Renderer>> created = Renderer::create(shaders_); created) {
@@ -287,6 +337,97 @@ bool WindowApp::frame()
     return go_on;
 }
 
+void WindowApp::apply_remembered_settings()
+{
+    if (!settings_directory_.empty()) {
+        std::error_code error;
+        std::filesystem::create_directories(settings_directory_, error);
+        if (error) {
+            spdlog::warn("settings: cannot make '{}': {}; nothing will be remembered",
+                         settings_directory_, error.message());
+        } else {
+            imgui_ini_path_ = settings_directory_ + "/imgui.ini";
+            ImGui::GetIO().IniFilename = imgui_ini_path_.c_str();
+        }
+    }
+    if (!remembered_) {
+        return;
+    }
+    const WindowSettings& s = *remembered_;
+    SimParams& p = panel_.params;
+    if (!options_.substeps) p.substeps = s.params.substeps;
+    if (!options_.iterations) p.iterations = s.params.iterations;
+    if (!options_.method) p.method = s.params.method;
+    if (!options_.damping_per_s) p.air_damping_per_s = s.params.air_damping_per_s;
+    p.jacobi_k = s.params.jacobi_k;
+    p.static_friction = s.params.static_friction;
+    p.dynamic_friction = s.params.dynamic_friction;
+    p.body_contact = s.params.body_contact;
+    if (options_.grab_stiffness_n_per_m == kDefaultGrabStiffness) {
+        panel_.grab_stiffness_n_per_m = s.grab_stiffness_n_per_m;
+    }
+    panel_.grab_radius_fraction = s.grab_radius_fraction;
+    panel_.render = s.render;
+    panel_.wireframe = s.wireframe;
+    panel_.follow = s.follow;
+    panel_.arena = s.arena;
+    if (!options_.solver && s.solver) {
+        start_on_cpu_ = *s.solver == "cpu";
+    }
+    if (software_renderer_) {
+        panel_.render_note = "As in the last run; Defaults restores the cheaper picture this "
+                             "software renderer starts with.";
+    }
+}
+
+void WindowApp::remember_settings()
+{
+    if (imgui_ini_path_.empty()) {
+        return;
+    }
+    ImGui::SaveIniSettingsToDisk(imgui_ini_path_.c_str());
+    ImGui::GetIO().IniFilename = nullptr;  // the string goes with this object
+    WindowSettings s;
+    glm::ivec2 size(0);
+    glfwGetWindowSize(platform_.window(), &size.x, &size.y);
+    if (size.x > 0 && size.y > 0) {
+        s.window_size = size;
+    }
+    s.solver = scene_.solver_kind() == SolverKind::gpu ? "gpu" : "cpu";
+    s.render = panel_.render;
+    s.params = panel_.params;
+    s.grab_stiffness_n_per_m = panel_.grab_stiffness_n_per_m;
+    s.grab_radius_fraction = panel_.grab_radius_fraction;
+    s.wireframe = panel_.wireframe;
+    s.follow = panel_.follow;
+    s.arena = panel_.arena;
+    const std::string path = settings_directory_ + "/settings.json";
+    if (Result<bool> written = write_whole_file(path, settings_to_json(s)); !written) {
+        spdlog::warn("settings not remembered: {}", written.error());
+    }
+}
+
+void WindowApp::restore_defaults()
+{
+    const SimParams first = params_from_options(options_);
+    SimParams& p = panel_.params;
+    p.substeps = first.substeps;
+    p.iterations = first.iterations;
+    p.method = first.method;
+    p.jacobi_k = first.jacobi_k;
+    p.air_damping_per_s = first.air_damping_per_s;
+    p.static_friction = first.static_friction;
+    p.dynamic_friction = first.dynamic_friction;
+    p.body_contact = first.body_contact;
+    panel_.grab_stiffness_n_per_m = options_.grab_stiffness_n_per_m;
+    panel_.grab_radius_fraction = kDefaultGrabRadiusFraction;
+    panel_.render = software_renderer_ ? cheap_render_settings() : RenderSettings{};
+    panel_.wireframe = false;
+    panel_.follow = false;
+    panel_.arena = false;
+    spdlog::info("settings back to the defaults");
+}
+
 void WindowApp::frame_camera()
 {
     if (const std::optional<Bounds> bounds = scene_.current_bounds(panel_.selected_body)) {
@@ -309,6 +450,7 @@ void WindowApp::choose_defaults_for_the_renderer()
     if (!is_software_renderer(renderer)) {
         return;
     }
+    software_renderer_ = true;
     panel_.render = cheap_render_settings();
     if (!options_.solver) {
         start_on_cpu_ = true;
@@ -476,6 +618,9 @@ void WindowApp::handle_requests()
     }
     if (std::exchange(panel_.frame_requested, false)) {
         frame_camera();
+    }
+    if (std::exchange(panel_.defaults_requested, false)) {
+        restore_defaults();
     }
     if (panel_.solver_requested) {
         Result<bool> switched =
@@ -802,7 +947,14 @@ bool WindowApp::drags_fit_the_world()
 
 int run_window_app(const Options& options)
 {
-    Result<std::unique_ptr<WindowPlatform>> platform = WindowPlatform::open(options.size);
+    // A scripted run (--frames) neither reads nor changes what is remembered.
+    const std::string remembered_in = options.frames ? std::string() : settings_directory();
+    std::optional<WindowSettings> remembered = read_remembered_settings(remembered_in);
+    glm::ivec2 size = options.size;
+    if (!options.size_given && remembered && remembered->window_size) {
+        size = *remembered->window_size;
+    }
+    Result<std::unique_ptr<WindowPlatform>> platform = WindowPlatform::open(size);
     if (!platform) {
         spdlog::error("{}", platform.error());
         return 1;
@@ -811,7 +963,7 @@ int run_window_app(const Options& options)
     // takes the context down.
     int exit_code = 0;
     {
-        WindowApp app(*platform.value(), options);
+        WindowApp app(*platform.value(), options, remembered_in, std::move(remembered));
         exit_code = app.run();
     }
     return exit_code;

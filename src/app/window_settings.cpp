@@ -1,0 +1,144 @@
+#include "app/window_settings.h"
+
+#include "app/json_numbers.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+
+namespace {
+
+using nlohmann::json;
+
+// Reads `key` into `out` when it is there and of the right kind; names it
+// in `skipped` otherwise (a missing key is not skipped, just absent).
+template <typename T>
+void read(const json& object, const char* key, T& out, std::vector<std::string>& skipped)
+{
+    const auto found = object.find(key);
+    if (found == object.end()) {
+        return;
+    }
+    try {
+        out = found->get<T>();
+    } catch (const json::exception&) {
+        skipped.emplace_back(key);
+    }
+}
+
+}  // namespace
+
+std::string settings_directory()
+{
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg != nullptr && xdg[0] == '/') {
+        return std::string(xdg) + "/softbody";
+    }
+    if (const char* home = std::getenv("HOME"); home != nullptr && home[0] != '\0') {
+        return std::string(home) + "/.config/softbody";
+    }
+    return {};
+}
+
+std::string settings_to_json(const WindowSettings& s)
+{
+    json out;
+    if (s.window_size) {
+        out["window_size"] = {s.window_size->x, s.window_size->y};
+    }
+    if (s.solver) {
+        out["solver"] = *s.solver;
+    }
+    out["method"] = solver_method_name(s.params.method);
+    out["substeps"] = s.params.substeps;
+    out["iterations"] = s.params.iterations;
+    out["jacobi_k"] = shortest_decimal(s.params.jacobi_k);
+    out["air_damping_per_s"] = shortest_decimal(s.params.air_damping_per_s);
+    out["static_friction"] = shortest_decimal(s.params.static_friction);
+    out["dynamic_friction"] = shortest_decimal(s.params.dynamic_friction);
+    out["body_contact"] = s.params.body_contact;
+    out["grab_stiffness_n_per_m"] = shortest_decimal(s.grab_stiffness_n_per_m);
+    out["grab_reach"] = shortest_decimal(s.grab_radius_fraction);
+    out["msaa_samples"] = s.render.msaa_samples;
+    out["shadow_map_texels"] = s.render.shadow_map_texels;
+    out["soft_shadows"] = s.render.soft_shadows;
+    out["resolution_scale"] = shortest_decimal(s.render.resolution_scale);
+    out["wireframe"] = s.wireframe;
+    out["follow"] = s.follow;
+    out["arena"] = s.arena;
+    return out.dump(2) + "\n";
+}
+
+Result<WindowSettings> settings_from_json(const std::string& text, const WindowSettings& defaults,
+                                          std::vector<std::string>& skipped)
+{
+    const json in = json::parse(text, nullptr, false);
+    if (in.is_discarded() || !in.is_object()) {
+        return Result<WindowSettings>::failure("not a JSON object");
+    }
+    WindowSettings s = defaults;
+    std::vector<int> size;
+    read(in, "window_size", size, skipped);
+    if (size.size() == 2 && size[0] >= 16 && size[1] >= 16 && size[0] <= 16384 &&
+        size[1] <= 16384) {
+        s.window_size = glm::ivec2(size[0], size[1]);
+    } else if (in.contains("window_size")) {
+        skipped.emplace_back("window_size");
+    }
+    std::string solver;
+    read(in, "solver", solver, skipped);
+    if (solver == "gpu" || solver == "cpu") {
+        s.solver = solver;
+    } else if (!solver.empty()) {
+        skipped.emplace_back("solver");
+    }
+    std::string method;
+    read(in, "method", method, skipped);
+    if (method == solver_method_name(SolverMethod::gauss_seidel)) {
+        s.params.method = SolverMethod::gauss_seidel;
+    } else if (method == solver_method_name(SolverMethod::jacobi)) {
+        s.params.method = SolverMethod::jacobi;
+    } else if (!method.empty()) {
+        skipped.emplace_back("method");
+    }
+    read(in, "substeps", s.params.substeps, skipped);
+    read(in, "iterations", s.params.iterations, skipped);
+    read(in, "jacobi_k", s.params.jacobi_k, skipped);
+    read(in, "air_damping_per_s", s.params.air_damping_per_s, skipped);
+    read(in, "static_friction", s.params.static_friction, skipped);
+    read(in, "dynamic_friction", s.params.dynamic_friction, skipped);
+    read(in, "body_contact", s.params.body_contact, skipped);
+    read(in, "grab_stiffness_n_per_m", s.grab_stiffness_n_per_m, skipped);
+    read(in, "grab_reach", s.grab_radius_fraction, skipped);
+    read(in, "msaa_samples", s.render.msaa_samples, skipped);
+    read(in, "shadow_map_texels", s.render.shadow_map_texels, skipped);
+    read(in, "soft_shadows", s.render.soft_shadows, skipped);
+    read(in, "resolution_scale", s.render.resolution_scale, skipped);
+    read(in, "wireframe", s.wireframe, skipped);
+    read(in, "follow", s.follow, skipped);
+    read(in, "arena", s.arena, skipped);
+
+    // Whatever was typed into the file, within the limits the panel keeps.
+    s.params = sanitized(s.params);
+    s.grab_stiffness_n_per_m = sanitized_grab_stiffness(s.grab_stiffness_n_per_m);
+    const Range<float> reach = ParamLimits::grab_radius_fraction;
+    if (!(s.grab_radius_fraction >= reach.min && s.grab_radius_fraction <= reach.max)) {
+        s.grab_radius_fraction = defaults.grab_radius_fraction;
+        skipped.emplace_back("grab_reach");
+    }
+    if (s.render.msaa_samples != 0 && s.render.msaa_samples != 2 && s.render.msaa_samples != 4 &&
+        s.render.msaa_samples != 8) {
+        s.render.msaa_samples = defaults.render.msaa_samples;
+        skipped.emplace_back("msaa_samples");
+    }
+    if (s.render.shadow_map_texels != 512 && s.render.shadow_map_texels != 1024 &&
+        s.render.shadow_map_texels != 2048 && s.render.shadow_map_texels != 4096) {
+        s.render.shadow_map_texels = defaults.render.shadow_map_texels;
+        skipped.emplace_back("shadow_map_texels");
+    }
+    if (s.render.resolution_scale != 0.5f && s.render.resolution_scale != 0.75f &&
+        s.render.resolution_scale != 1.0f) {
+        s.render.resolution_scale = defaults.render.resolution_scale;
+        skipped.emplace_back("resolution_scale");
+    }
+    return Result<WindowSettings>(s);
+}

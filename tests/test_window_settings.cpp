@@ -1,0 +1,110 @@
+// What the window remembers between runs: written and read back, and a
+// hand-edited or broken file read as far as it makes sense.
+#include "app/window_settings.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+TEST(WindowSettings, ReadBackAsWritten)
+{
+    WindowSettings s;
+    s.window_size = glm::ivec2(1600, 900);
+    s.solver = "gpu";
+    s.render.msaa_samples = 8;
+    s.render.shadow_map_texels = 4096;
+    s.render.soft_shadows = false;
+    s.render.resolution_scale = 0.5f;
+    s.params.substeps = 20;
+    s.params.iterations = 4;
+    s.params.method = SolverMethod::jacobi;
+    s.params.jacobi_k = 1.5f;
+    s.params.air_damping_per_s = 0.3f;
+    s.params.static_friction = 0.9f;
+    s.params.dynamic_friction = 0.7f;
+    s.params.body_contact = false;
+    s.grab_stiffness_n_per_m = 2.0e5f;
+    s.grab_radius_fraction = 0.35f;
+    s.wireframe = true;
+    s.follow = true;
+    s.arena = true;
+    const std::string text = settings_to_json(s);
+    EXPECT_NE(text.find("\"air_damping_per_s\": 0.3,"), std::string::npos) << text;
+    std::vector<std::string> skipped;
+    Result<WindowSettings> back = settings_from_json(text, WindowSettings{}, skipped);
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_TRUE(skipped.empty());
+    const WindowSettings& r = back.value();
+    EXPECT_EQ(r.window_size, s.window_size);
+    EXPECT_EQ(r.solver, s.solver);
+    EXPECT_EQ(r.render.msaa_samples, 8);
+    EXPECT_EQ(r.render.shadow_map_texels, 4096);
+    EXPECT_FALSE(r.render.soft_shadows);
+    EXPECT_EQ(r.render.resolution_scale, 0.5f);
+    EXPECT_EQ(r.params.substeps, 20);
+    EXPECT_EQ(r.params.iterations, 4);
+    EXPECT_EQ(r.params.method, SolverMethod::jacobi);
+    EXPECT_EQ(r.params.jacobi_k, 1.5f);
+    EXPECT_EQ(r.params.air_damping_per_s, 0.3f);
+    EXPECT_EQ(r.params.static_friction, 0.9f);
+    EXPECT_EQ(r.params.dynamic_friction, 0.7f);
+    EXPECT_FALSE(r.params.body_contact);
+    EXPECT_EQ(r.grab_stiffness_n_per_m, 2.0e5f);
+    EXPECT_EQ(r.grab_radius_fraction, 0.35f);
+    EXPECT_TRUE(r.wireframe && r.follow && r.arena);
+}
+
+TEST(WindowSettings, BrokenOrHandEditedFilesAreReadAsFarAsTheyMakeSense)
+{
+    std::vector<std::string> skipped;
+    EXPECT_FALSE(settings_from_json("{\"substeps\": 3", WindowSettings{}, skipped).ok());
+    EXPECT_FALSE(settings_from_json("[1, 2]", WindowSettings{}, skipped).ok());
+    EXPECT_FALSE(settings_from_json("", WindowSettings{}, skipped).ok());
+
+    WindowSettings defaults;
+    defaults.params.iterations = 6;
+    Result<WindowSettings> r = settings_from_json(
+        R"({"substeps": "many", "iterations": 1e9, "wireframe": 3, "window_size": [1, 2],
+            "solver": "quantum", "method": "guess", "msaa_samples": 3, "grab_reach": -1,
+            "resolution_scale": 0.6, "static_friction": 0.8, "unknown": true})",
+        defaults, skipped);
+    ASSERT_TRUE(r.ok()) << r.error();
+    const WindowSettings& s = r.value();
+    EXPECT_EQ(s.params.substeps, defaults.params.substeps);  // a string: left out
+    EXPECT_EQ(s.params.iterations, ParamLimits::iterations.max);  // clamped
+    EXPECT_FALSE(s.wireframe);
+    EXPECT_FALSE(s.window_size);
+    EXPECT_FALSE(s.solver);
+    EXPECT_EQ(s.params.method, defaults.params.method);
+    EXPECT_EQ(s.render.msaa_samples, defaults.render.msaa_samples);
+    EXPECT_EQ(s.grab_radius_fraction, defaults.grab_radius_fraction);
+    EXPECT_EQ(s.render.resolution_scale, defaults.render.resolution_scale);
+    EXPECT_EQ(s.params.static_friction, 0.8f);  // the good ones are kept
+    for (const char* key : {"substeps", "wireframe", "window_size", "solver", "method",
+                            "msaa_samples", "grab_reach", "resolution_scale"}) {
+        EXPECT_NE(std::find(skipped.begin(), skipped.end(), key), skipped.end()) << key;
+    }
+}
+
+TEST(WindowSettings, LiveInTheXdgConfigFolder)
+{
+    const char* xdg = std::getenv("XDG_CONFIG_HOME");
+    const std::string saved_xdg = xdg ? xdg : "";
+    const char* home = std::getenv("HOME");
+    const std::string saved_home = home ? home : "";
+    setenv("XDG_CONFIG_HOME", "/tmp/somewhere", 1);
+    EXPECT_EQ(settings_directory(), "/tmp/somewhere/softbody");
+    setenv("XDG_CONFIG_HOME", "relative/is/ignored", 1);  // the specification's rule
+    setenv("HOME", "/home/someone", 1);
+    EXPECT_EQ(settings_directory(), "/home/someone/.config/softbody");
+    const auto restore = [](const char* name, bool was_set, const std::string& value) {
+        if (was_set) {
+            setenv(name, value.c_str(), 1);
+        } else {
+            unsetenv(name);
+        }
+    };
+    restore("XDG_CONFIG_HOME", xdg != nullptr, saved_xdg);
+    restore("HOME", home != nullptr, saved_home);
+}
