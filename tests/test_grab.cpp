@@ -98,3 +98,17 @@ TEST(DragSpec, OverlappingDragTakesOverFromItsOwnStart)
     stale.before_frame(0, solver);
     EXPECT_FALSE(stale.current().has_value());
 }
+
+TEST(GrabStrength, TheMouseGrabScalesWithTheBodysMass)
+{
+    // The mouse's grab is kDefaultGrabStrengthPerKg times the body's mass:
+    // the 0.5 m cube is 125 kg at 1000 kg/m^3.
+    const std::shared_ptr<const World> world = single_body_world(preset_mesh(PresetId::cube));
+    EXPECT_NEAR(body_mass_kg(*world, 0, 1000.0f), 125.0, 1e-3);
+    EXPECT_NEAR(body_mass_kg(*world, 0, 500.0f), 62.5, 1e-3);
+    const std::shared_ptr<const World> bunny = single_body_world(preset_mesh(PresetId::bunny));
+    const double bunny_kg = body_mass_kg(*bunny, 0, 1000.0f);
+    std::printf("bunny: %.1f kg, grabbed at %.3g N/m by default\n", bunny_kg,
+                bunny_kg * kDefaultGrabStrengthPerKg);
+    EXPECT_GT(bunny_kg, 10.0);
+}

@@ -24,7 +24,7 @@ TEST(WindowSettings, ReadBackAsWritten)
     s.params.static_friction = 0.9f;
     s.params.dynamic_friction = 0.7f;
     s.params.body_contact = false;
-    s.grab_stiffness_n_per_m = 2.0e5f;
+    s.grab_strength_per_kg = 2.0e3f;
     s.grab_radius_fraction = 0.35f;
     s.wireframe = true;
     s.follow = true;
@@ -50,7 +50,7 @@ TEST(WindowSettings, ReadBackAsWritten)
     EXPECT_EQ(r.params.static_friction, 0.9f);
     EXPECT_EQ(r.params.dynamic_friction, 0.7f);
     EXPECT_FALSE(r.params.body_contact);
-    EXPECT_EQ(r.grab_stiffness_n_per_m, 2.0e5f);
+    EXPECT_EQ(r.grab_strength_per_kg, 2.0e3f);
     EXPECT_EQ(r.grab_radius_fraction, 0.35f);
     EXPECT_TRUE(r.wireframe && r.follow && r.arena);
 }

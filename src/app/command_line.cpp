@@ -141,9 +141,10 @@ std::string usage_text()
            "                          DX, DY, DZ at most "
         << L::max_drag_offset_m
         << " m in size\n"
-           "  --grab-stiffness N_M    stiffness of the grab in N/m, "
+           "  --grab-stiffness N_M    stiffness of --drag's grab in N/m, "
         << L::grab_stiffness_n_per_m.min << "-" << L::grab_stiffness_n_per_m.max
-        << " (default 5e4)\n"
+        << " (default 5e4;\n"
+           "                          the mouse's scales with the grabbed body's mass)\n"
            "  --screenshot FILE.png   render the last frame to a PNG (headless: offscreen)\n"
            "  --size WxH              window or screenshot size in pixels, each side\n"
            "                          "

@@ -25,17 +25,16 @@ glm::vec3 view_forward(const CameraView& camera)
 }  // namespace
 
 bool MouseGrab::begin(Scene& scene, const Ray& ray, const CameraView& camera,
-                      float stiffness_n_per_m, float radius_fraction)
+                      float radius_fraction)
 {
     std::optional<SurfaceHit> hit = scene.pick(ray);
     if (!hit) {
         return false;
     }
-    grab_ = scene.grab_patch(*hit, radius_fraction, stiffness_n_per_m);
+    grab_ = scene.grab_patch(*hit, radius_fraction, kDefaultGrabStiffness);
     applied_target_m_ = grab_->target_m;
     plane_point_m_ = hit->point_m;
     plane_normal_ = -view_forward(camera);
-    scene.set_grab(grab_);
     return true;
 }
 

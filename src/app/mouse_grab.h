@@ -17,8 +17,8 @@ class MouseGrab {
 public:
     // True when the ray hit the body and the grab began; it holds the
     // surface within `radius_fraction` of the body's size around the hit.
-    bool begin(Scene& scene, const Ray& ray, const CameraView& camera, float stiffness_n_per_m,
-               float radius_fraction);
+    // The solver has it, with its stiffness, from the first apply().
+    bool begin(Scene& scene, const Ray& ray, const CameraView& camera, float radius_fraction);
     void drag(const Ray& ray);
     // Moves the drag plane along the view: positive steps push it away.
     void push(float wheel_steps, const CameraView& camera);

@@ -183,10 +183,11 @@ void solver_section(PanelState& s, const Scene& scene)
         "a body stays put while sideways force < this x pressing force.");
     slider("Dynamic friction", p.dynamic_friction, L::friction, "%.2f");
     tip("Drag while sliding: sideways force = this x pressing force.");
-    slider("Grab stiffness", s.grab_stiffness_n_per_m, L::grab_stiffness_n_per_m, "%.3g N/m",
+    slider("Grab strength", s.grab_strength_per_kg, L::grab_strength_per_kg, "%.3g N/m per kg",
            kDecades);
-    tip("How hard the mouse pulls: newtons per metre between the cursor's\n"
-        "target and the grabbed surface. Raise it for heavy bodies.");
+    tip("How hard the mouse pulls, per kilogram of the grabbed body, so\n"
+        "that a heavy body follows as well as a light one: at 1000 a body\n"
+        "hanging from the cursor sags 1 cm below it, at 100 it sags 10 cm.");
     float reach_percent = 100.0f * s.grab_radius_fraction;
     slider("Grab reach", reach_percent,
            {100.0f * L::grab_radius_fraction.min, 100.0f * L::grab_radius_fraction.max},

@@ -24,7 +24,7 @@ struct PanelState {
     bool arena = false;      // walls around the stage keep thrown bodies on it  // the camera follows the selected body (or all of them)
     RenderSettings render;
     std::string render_note;  // why the settings are what they are (a software renderer)
-    float grab_stiffness_n_per_m = kDefaultGrabStiffness;
+    float grab_strength_per_kg = kDefaultGrabStrengthPerKg;  // N/m per kg of the grabbed body
     float grab_radius_fraction = kDefaultGrabRadiusFraction;
 
     // Requests, cleared by the application once handled.

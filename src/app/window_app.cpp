@@ -152,6 +152,8 @@ private:
     void handle_key(int key);
     // The camera onto the selected body (or all bodies) as they are now.
     void frame_camera();
+    // The panel's grab strength times the grabbed body's mass, N/m.
+    float mouse_grab_stiffness() const;
     // Follow mode: the camera's focus eases toward the selected body (or the
     // middle of all of them), about two thirds of the way in a quarter second.
     void follow_body(double elapsed_s);
@@ -237,7 +239,6 @@ private:
 void WindowApp::start()
 {
     scene_.set_cpu_threads(options_.threads_or_default());
-    panel_.grab_stiffness_n_per_m = options_.grab_stiffness_n_per_m;
     panel_.gl_description = gl_context_description();
     choose_defaults_for_the_renderer();
     panel_.params = params_from_options(options_);
@@ -363,9 +364,7 @@ void WindowApp::apply_remembered_settings()
     p.static_friction = s.params.static_friction;
     p.dynamic_friction = s.params.dynamic_friction;
     p.body_contact = s.params.body_contact;
-    if (options_.grab_stiffness_n_per_m == kDefaultGrabStiffness) {
-        panel_.grab_stiffness_n_per_m = s.grab_stiffness_n_per_m;
-    }
+    panel_.grab_strength_per_kg = s.grab_strength_per_kg;
     panel_.grab_radius_fraction = s.grab_radius_fraction;
     panel_.render = s.render;
     panel_.wireframe = s.wireframe;
@@ -396,7 +395,7 @@ void WindowApp::remember_settings()
     s.solver = scene_.solver_kind() == SolverKind::gpu ? "gpu" : "cpu";
     s.render = panel_.render;
     s.params = panel_.params;
-    s.grab_stiffness_n_per_m = panel_.grab_stiffness_n_per_m;
+    s.grab_strength_per_kg = panel_.grab_strength_per_kg;
     s.grab_radius_fraction = panel_.grab_radius_fraction;
     s.wireframe = panel_.wireframe;
     s.follow = panel_.follow;
@@ -419,13 +418,23 @@ void WindowApp::restore_defaults()
     p.static_friction = first.static_friction;
     p.dynamic_friction = first.dynamic_friction;
     p.body_contact = first.body_contact;
-    panel_.grab_stiffness_n_per_m = options_.grab_stiffness_n_per_m;
+    panel_.grab_strength_per_kg = kDefaultGrabStrengthPerKg;
     panel_.grab_radius_fraction = kDefaultGrabRadiusFraction;
     panel_.render = software_renderer_ ? cheap_render_settings() : RenderSettings{};
     panel_.wireframe = false;
     panel_.follow = false;
     panel_.arena = false;
     spdlog::info("settings back to the defaults");
+}
+
+float WindowApp::mouse_grab_stiffness() const
+{
+    const World& world = scene_.world();
+    const size_t body = world.vertex_body[mouse_grab_.grab().vertices.x];
+    const double mass_kg =
+        body_mass_kg(world, body, panel_.params.body_material(body).density_kg_m3);
+    return sanitized_grab_stiffness(
+        static_cast<float>(panel_.grab_strength_per_kg * mass_kg));
 }
 
 void WindowApp::frame_camera()
@@ -537,8 +546,7 @@ void WindowApp::read_input(const CameraView& view, glm::ivec2 window_size)
     cursor_ray_ = ray;
     const bool left_down = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
     if (left_down && !left_was_down_ && !ImGui::GetIO().WantCaptureMouse && scene_.loaded() &&
-        mouse_grab_.begin(scene_, ray, view, panel_.grab_stiffness_n_per_m,
-                          panel_.grab_radius_fraction)) {
+        mouse_grab_.begin(scene_, ray, view, panel_.grab_radius_fraction)) {
         const glm::vec3 at = mouse_grab_.grab().target_m;
         // Grabbing a body selects it: the material sliders edit it.
         const size_t body = scene_.world().vertex_body[mouse_grab_.grab().vertices.x];
@@ -664,7 +672,9 @@ void WindowApp::step_simulation(double elapsed_s)
     }
     // GPU time from timer queries once they have shown a sane value; until
     // then (or where they never do) wall time around a fenced step.
-    mouse_grab_.apply(scene_, panel_.grab_stiffness_n_per_m, steps * kFrameSeconds);
+    if (mouse_grab_.active()) {
+        mouse_grab_.apply(scene_, mouse_grab_stiffness(), steps * kFrameSeconds);
+    }
     const bool on_gpu = scene_.solver_kind() == SolverKind::gpu;
     const bool use_timer = on_gpu && timer_works_;
     const auto start = std::chrono::steady_clock::now();

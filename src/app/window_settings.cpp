@@ -56,7 +56,7 @@ std::string settings_to_json(const WindowSettings& s)
     out["static_friction"] = shortest_decimal(s.params.static_friction);
     out["dynamic_friction"] = shortest_decimal(s.params.dynamic_friction);
     out["body_contact"] = s.params.body_contact;
-    out["grab_stiffness_n_per_m"] = shortest_decimal(s.grab_stiffness_n_per_m);
+    out["grab_strength_n_per_m_kg"] = shortest_decimal(s.grab_strength_per_kg);
     out["grab_reach"] = shortest_decimal(s.grab_radius_fraction);
     out["msaa_samples"] = s.render.msaa_samples;
     out["shadow_map_texels"] = s.render.shadow_map_texels;
@@ -107,7 +107,7 @@ Result<WindowSettings> settings_from_json(const std::string& text, const WindowS
     read(in, "static_friction", s.params.static_friction, skipped);
     read(in, "dynamic_friction", s.params.dynamic_friction, skipped);
     read(in, "body_contact", s.params.body_contact, skipped);
-    read(in, "grab_stiffness_n_per_m", s.grab_stiffness_n_per_m, skipped);
+    read(in, "grab_strength_n_per_m_kg", s.grab_strength_per_kg, skipped);
     read(in, "grab_reach", s.grab_radius_fraction, skipped);
     read(in, "msaa_samples", s.render.msaa_samples, skipped);
     read(in, "shadow_map_texels", s.render.shadow_map_texels, skipped);
@@ -119,7 +119,11 @@ Result<WindowSettings> settings_from_json(const std::string& text, const WindowS
 
     // Whatever was typed into the file, within the limits the panel keeps.
     s.params = sanitized(s.params);
-    s.grab_stiffness_n_per_m = sanitized_grab_stiffness(s.grab_stiffness_n_per_m);
+    const Range<float> strength = ParamLimits::grab_strength_per_kg;
+    if (!(s.grab_strength_per_kg >= strength.min && s.grab_strength_per_kg <= strength.max)) {
+        s.grab_strength_per_kg = defaults.grab_strength_per_kg;
+        skipped.emplace_back("grab_strength_n_per_m_kg");
+    }
     const Range<float> reach = ParamLimits::grab_radius_fraction;
     if (!(s.grab_radius_fraction >= reach.min && s.grab_radius_fraction <= reach.max)) {
         s.grab_radius_fraction = defaults.grab_radius_fraction;

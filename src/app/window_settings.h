@@ -24,7 +24,7 @@ struct WindowSettings {
     // Only the schedule, friction, damping and contact of these; the
     // material and gravity belong to the world.
     SimParams params;
-    float grab_stiffness_n_per_m = kDefaultGrabStiffness;
+    float grab_strength_per_kg = kDefaultGrabStrengthPerKg;
     float grab_radius_fraction = kDefaultGrabRadiusFraction;
     bool wireframe = false;
     bool follow = false;

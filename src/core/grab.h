@@ -52,7 +52,13 @@ struct Grab {
     std::vector<GrabAnchor> anchors;  // what is pulled; at least one
 };
 
-inline constexpr float kDefaultGrabStiffness = 5.0e4f;  // N/m
+inline constexpr float kDefaultGrabStiffness = 5.0e4f;  // N/m, --drag's
+
+// The mouse's grab is as stiff as this times the grabbed body's mass, so
+// that a heavy body follows as well as a light one: at 1000 N/m per kg a
+// body hanging from the cursor sags g / 1000 = 1 cm below it (the 43 kg
+// bunny is then held at 4.3e4 N/m, the 125 kg cube at 1.25e5).
+inline constexpr float kDefaultGrabStrengthPerKg = 1000.0f;  // N/m per kg
 
 // The reach of a grab by default: this fraction of the grabbed body's
 // largest side (about 12 cm on the 0.6 m bunny).

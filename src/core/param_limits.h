@@ -51,6 +51,7 @@ struct ParamLimits {
     // default schedule, orders of magnitude below a vertex's inverse mass
     // (1/kg): the grab is rigid already, stiffer changes nothing.
     static constexpr Range<float> grab_stiffness_n_per_m{1.0f, 1.0e9f};
+    static constexpr Range<float> grab_strength_per_kg{1.0f, 1.0e6f};  // N/m per kg
     // The grab's reach, a fraction of the grabbed body's largest side.
     static constexpr Range<float> grab_radius_fraction{0.0f, 0.5f};
     // Each component of a --drag offset. Positions are float32: at 100 m one

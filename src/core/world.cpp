@@ -215,3 +215,13 @@ WorldDesc world_desc_without_bodies(const World& world)
     desc.ground = world.ground;
     return desc;
 }
+
+double body_mass_kg(const World& world, size_t body, float density_kg_m3)
+{
+    const WorldBody& range = world.bodies[body];
+    double volume_m3 = 0.0;
+    for (uint32_t t = range.first_tet; t < range.first_tet + range.tet_count; ++t) {
+        volume_m3 += world.mesh->rest_volumes_m3[t];
+    }
+    return volume_m3 * density_kg_m3;
+}

@@ -93,3 +93,6 @@ std::shared_ptr<const World> single_body_world(std::shared_ptr<const TetMesh> me
 // The centroid of a mesh's volume (double), or of its vertices if it has no
 // volume.
 glm::dvec3 volume_centroid(const TetMeshDesc& mesh);
+
+// A body's mass at `density_kg_m3`: its tets' rest volume times the density.
+double body_mass_kg(const World& world, size_t body, float density_kg_m3);
