@@ -52,3 +52,12 @@ TEST(FrameClock, TimeScaleShowsSlowMotion)
     }
     EXPECT_NEAR(clock.time_scale(), (1.0 / 60.0) / 0.050, 0.01);
 }
+
+TEST(FrameClock, AbsurdTimesAndSettingsDoNotOverflow)
+{
+    FrameClock clock(1.0 / 60.0, 4, 0.030);
+    clock.record_step_cost(1e-15);  // 3e13 steps would fit the budget
+    EXPECT_EQ(clock.steps_due(1e30), 4);  // a clock that jumped a lifetime
+    FrameClock nonsense(0.0, 0, -1.0);
+    EXPECT_GE(nonsense.steps_due(1.0), 1);
+}

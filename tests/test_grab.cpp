@@ -112,3 +112,18 @@ TEST(GrabStrength, TheMouseGrabScalesWithTheBodysMass)
                 bunny_kg * kDefaultGrabStrengthPerKg);
     EXPECT_GT(bunny_kg, 10.0);
 }
+
+TEST(DragScriptWorld, ADragEndsWhenTheWorldIsReplaced)
+{
+    // A drag's patch is made of the vertices of the world it began in; in
+    // another world (a preset chosen in the window) they mean nothing.
+    CpuSolver solver;
+    solver.load(preset_mesh(PresetId::bunny));
+    DragScript script({DragSpec{0, 60, 10, glm::vec3(0.0f, 0.5f, 0.0f)}}, kDefaultGrabStiffness);
+    grab_scenarios::run_with_drags(solver, script, SimParams(), 0, 5);
+    ASSERT_TRUE(script.current());
+    EXPECT_GT(script.current()->anchors.size(), 3u);
+    solver.load(preset_mesh(PresetId::cube));
+    grab_scenarios::run_with_drags(solver, script, SimParams(), 5, 5);
+    EXPECT_FALSE(script.current());
+}

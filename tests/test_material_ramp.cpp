@@ -53,6 +53,28 @@ TEST(MaterialRamp, PoissonRatioTowardIncompressibleIsGradualAndEachBodyRampsAlon
 }
 
 
+TEST(MaterialRamp, AddingOrRemovingABodyKeepsTheOthersRamping)
+{
+    MaterialRamp ramp;
+    SimParams wanted;
+    wanted.body_materials = {{2.0e3f, 0.3f, 1000.0f}, {2.0e3f, 0.3f, 1000.0f}};
+    ramp.next(wanted, kFrameSeconds);
+    wanted.body_materials = {{1.0e7f, 0.3f, 1000.0f}, {1.0e7f, 0.3f, 1000.0f}};
+    ramp.next(wanted, kFrameSeconds);
+    // A third body thrown in: the first two go on ramping, the new one is as asked.
+    wanted.body_materials.push_back({3.0e5f, 0.3f, 1000.0f});
+    SimParams next = ramp.next(wanted, kFrameSeconds);
+    EXPECT_LT(next.body_materials[0].youngs_modulus_pa, 3.0e3f);
+    EXPECT_EQ(next.body_materials[2].youngs_modulus_pa, 3.0e5f);
+    // The first body deleted: the second keeps its ramp, now in first place.
+    ramp.remove_body(0);
+    wanted.body_materials.erase(wanted.body_materials.begin());
+    next = ramp.next(wanted, kFrameSeconds);
+    ASSERT_EQ(next.body_materials.size(), 2u);
+    EXPECT_LT(next.body_materials[0].youngs_modulus_pa, 3.0e3f);
+    EXPECT_EQ(next.body_materials[1].youngs_modulus_pa, 3.0e5f);
+}
+
 TEST(MaterialRamp, CrushedBunnyStiffenedUnfoldsWhereItLies)
 {
     // Measured: without the ramp the centroid shot up 37 m (29 m/s); with it

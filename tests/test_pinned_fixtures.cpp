@@ -4,6 +4,7 @@
 #include "core/pinned_fixtures.h"
 
 #include <algorithm>
+#include <cmath>
 
 TEST(PinnedFixtures, TheBeamHangsFromAWallOnTheGround)
 {
@@ -35,4 +36,26 @@ TEST(PinnedFixtures, AFreeBodyHasNone)
         pinned_fixtures(*single_body_world(preset_mesh(PresetId::cube)), true);
     EXPECT_TRUE(fixtures.walls.empty());
     EXPECT_TRUE(fixtures.markers.empty());
+}
+
+TEST(PinnedFixtures, APointOrALineGetsMarkersButNoWall)
+{
+    // The cube with one corner pinned, then one edge.
+    Result<TetMeshDesc> cube = make_preset_mesh(PresetId::cube, PresetPose::upright);
+    ASSERT_TRUE(cube.ok()) << cube.error();
+    TetMeshDesc one = cube.value();
+    one.pinned_vertices = {0};
+    PinnedFixtures fixtures = pinned_fixtures(*single_body_world(prepare_or_fail(one)), true);
+    EXPECT_EQ(fixtures.markers.size(), 1u);
+    EXPECT_TRUE(fixtures.walls.empty());
+    TetMeshDesc edge = cube.value();
+    const glm::vec3 corner = edge.positions[0];
+    for (uint32_t v = 0; v < edge.positions.size(); ++v) {
+        const glm::vec3 d = edge.positions[v] - corner;
+        if (std::abs(d.y) < 1e-5f && std::abs(d.z) < 1e-5f) edge.pinned_vertices.push_back(v);
+    }
+    ASSERT_GT(edge.pinned_vertices.size(), 2u);
+    fixtures = pinned_fixtures(*single_body_world(prepare_or_fail(edge)), true);
+    EXPECT_EQ(fixtures.markers.size(), edge.pinned_vertices.size());
+    EXPECT_TRUE(fixtures.walls.empty());
 }

@@ -55,6 +55,7 @@ DragScript::DragScript(std::vector<DragSpec> drags, float stiffness_n_per_m,
     : drags_(std::move(drags)),
       start_positions_(drags_.size(), glm::vec3(0.0f)),
       start_grabs_(drags_.size()),
+      start_worlds_(drags_.size(), nullptr),
       stiffness_n_per_m_(stiffness_n_per_m),
       radius_fraction_(radius_fraction)
 {
@@ -87,14 +88,17 @@ void DragScript::before_frame(int frame, Solver& solver)
             start_grabs_[i] = spread_grab_at_vertex(
                 world, positions_, v, grab_radius_m(world, world.vertex_body[v], radius_fraction_),
                 stiffness_n_per_m_);
+            start_worlds_[i] = &world;
         }
     }
     std::optional<Grab> grab;
     for (size_t i = 0; i < drags_.size(); ++i) {
         const DragSpec& d = drags_[i];
-        // The body may have changed since validate() (another preset in the
-        // window): a vertex it lacks is skipped, never read.
-        if (frame < d.start_frame || frame >= d.end_frame || d.vertex >= vertex_count) {
+        // The world may have changed since the drag began (another preset
+        // in the window, a body deleted): its patch's vertices mean nothing
+        // in the new one, so the drag is over.
+        if (frame < d.start_frame || frame >= d.end_frame || d.vertex >= vertex_count ||
+            start_worlds_[i] != &solver.world()) {
             continue;
         }
         // Reaches the end target on the last held frame.

@@ -45,6 +45,7 @@ private:
     std::vector<DragSpec> drags_;
     std::vector<glm::vec3> start_positions_;  // per drag, read when it starts
     std::vector<Grab> start_grabs_;           // per drag, its patch when it starts
+    std::vector<const World*> start_worlds_;  // per drag, the world that patch is in
     std::vector<glm::vec3> positions_;        // read back when a drag starts
     float stiffness_n_per_m_;
     float radius_fraction_;

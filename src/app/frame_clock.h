@@ -17,7 +17,9 @@ class FrameClock {
 public:
     explicit FrameClock(double step_s = 1.0 / 60.0, int max_steps_per_frame = 4,
                         double simulation_budget_s = 0.030)
-        : step_s_(step_s), max_steps_(max_steps_per_frame), budget_s_(simulation_budget_s)
+        : step_s_(step_s > 0.0 ? step_s : 1.0 / 60.0),
+          max_steps_(std::max(max_steps_per_frame, 1)),
+          budget_s_(std::max(simulation_budget_s, 0.0))
     {
     }
 
@@ -28,10 +30,13 @@ public:
             return 0;
         }
         pending_s_ += elapsed_s;
-        int steps = static_cast<int>(pending_s_ / step_s_);
+        // Clamped as doubles first: a long stall or a tiny cost must not
+        // overflow the int.
+        int steps = static_cast<int>(std::min(pending_s_ / step_s_, 1.0e6));
         int affordable = max_steps_;
         if (step_cost_s_ > 0.0) {
-            affordable = std::clamp(static_cast<int>(budget_s_ / step_cost_s_), 1, max_steps_);
+            affordable = static_cast<int>(
+                std::clamp(budget_s_ / step_cost_s_, 1.0, static_cast<double>(max_steps_)));
         }
         if (steps > affordable) {
             steps = affordable;

@@ -16,6 +16,8 @@ struct RenderSettings {
     // The scene's pixels per window pixel along each side (the panel stays
     // sharp): below 1 the picture is drawn smaller and stretched.
     float resolution_scale = 1.0f;
+
+    bool operator==(const RenderSettings&) const = default;
 };
 
 // For Mesa's llvmpipe and its kind, where every shaded pixel costs CPU time.

@@ -128,6 +128,12 @@ public:
     {
     }
 
+    // ImGui outlives this object (the platform owns it) and would save its
+    // layout to a path freed with it, had an exception cut run() short.
+    ~WindowApp() { ImGui::GetIO().IniFilename = nullptr; }
+    WindowApp(const WindowApp&) = delete;
+    WindowApp& operator=(const WindowApp&) = delete;
+
     // Returns the process exit code.
     int run()
     {
@@ -366,16 +372,18 @@ void WindowApp::apply_remembered_settings()
     p.body_contact = s.params.body_contact;
     panel_.grab_strength_per_kg = s.grab_strength_per_kg;
     panel_.grab_radius_fraction = s.grab_radius_fraction;
-    panel_.render = s.render;
+    if (s.render) {
+        panel_.render = *s.render;
+        if (software_renderer_) {
+            panel_.render_note = "As in the last run; Defaults restores the cheaper picture "
+                                 "this software renderer starts with.";
+        }
+    }
     panel_.wireframe = s.wireframe;
     panel_.follow = s.follow;
     panel_.arena = s.arena;
     if (!options_.solver && s.solver) {
         start_on_cpu_ = *s.solver == "cpu";
-    }
-    if (software_renderer_) {
-        panel_.render_note = "As in the last run; Defaults restores the cheaper picture this "
-                             "software renderer starts with.";
     }
 }
 
@@ -384,17 +392,52 @@ void WindowApp::remember_settings()
     if (imgui_ini_path_.empty()) {
         return;
     }
+    if (frames_displayed_ == 0) {
+        // ImGui reads its file in the first frame: saving now would empty it.
+        ImGui::GetIO().IniFilename = nullptr;
+        return;
+    }
     ImGui::SaveIniSettingsToDisk(imgui_ini_path_.c_str());
     ImGui::GetIO().IniFilename = nullptr;  // the string goes with this object
     WindowSettings s;
     glm::ivec2 size(0);
     glfwGetWindowSize(platform_.window(), &size.x, &size.y);
-    if (size.x > 0 && size.y > 0) {
+#ifndef __APPLE__
+    // GLFW_SCALE_TO_MONITOR multiplied the size asked for by the monitor's
+    // scale: remember the size before that, or it grows every run.
+    glm::vec2 scale(1.0f);
+    glfwGetWindowContentScale(platform_.window(), &scale.x, &scale.y);
+    if (scale.x > 0.0f && scale.y > 0.0f) {
+        size = glm::ivec2(glm::round(glm::vec2(size) / scale));
+    }
+#endif
+    if (size.x >= 16 && size.y >= 16) {
         s.window_size = size;
     }
-    s.solver = scene_.solver_kind() == SolverKind::gpu ? "gpu" : "cpu";
-    s.render = panel_.render;
+    // What this machine would choose by itself is left unsaid, so that the
+    // choice is made again wherever the next run is.
+    const std::string solver = scene_.solver_kind() == SolverKind::gpu ? "gpu" : "cpu";
+    if (solver != (software_renderer_ ? "cpu" : "gpu")) {
+        s.solver = solver;
+    }
+    if (!(panel_.render == (software_renderer_ ? cheap_render_settings() : RenderSettings{}))) {
+        s.render = panel_.render;
+    }
     s.params = panel_.params;
+    // What the command line set for this run alone is not remembered,
+    // unless the panel changed it since: the file keeps what it had.
+    const SimParams before = remembered_ ? remembered_->params : SimParams();
+    const auto keep = [](auto now, const auto& from_command_line, auto remembered) {
+        return from_command_line && now == *from_command_line ? remembered : now;
+    };
+    s.params.substeps = keep(s.params.substeps, options_.substeps, before.substeps);
+    s.params.iterations = keep(s.params.iterations, options_.iterations, before.iterations);
+    s.params.method = keep(s.params.method, options_.method, before.method);
+    s.params.air_damping_per_s =
+        keep(s.params.air_damping_per_s, options_.damping_per_s, before.air_damping_per_s);
+    if (options_.solver && s.solver.value_or(software_renderer_ ? "cpu" : "gpu") == *options_.solver) {
+        s.solver = remembered_ ? remembered_->solver : std::nullopt;
+    }
     s.grab_strength_per_kg = panel_.grab_strength_per_kg;
     s.grab_radius_fraction = panel_.grab_radius_fraction;
     s.wireframe = panel_.wireframe;
@@ -424,6 +467,10 @@ void WindowApp::restore_defaults()
     panel_.wireframe = false;
     panel_.follow = false;
     panel_.arena = false;
+    const SolverKind own = software_renderer_ ? SolverKind::cpu : SolverKind::gpu;
+    if (scene_.solver_kind() != own) {
+        panel_.solver_requested = own;
+    }
     spdlog::info("settings back to the defaults");
 }
 
@@ -926,6 +973,7 @@ void WindowApp::edit_world()
             panel_.params.body_materials.erase(panel_.params.body_materials.begin() +
                                                static_cast<std::ptrdiff_t>(body));
         }
+        material_ramp_.remove_body(body);
         panel_.selected_body.reset();
         show_scenery();
         spdlog::info("deleted body {}: {} bodies left", body + 1, scene_.world().body_count());

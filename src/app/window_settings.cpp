@@ -4,14 +4,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdlib>
+#include <type_traits>
 
 namespace {
 
 using nlohmann::json;
 
 // Reads `key` into `out` when it is there and of the right kind; names it
-// in `skipped` otherwise (a missing key is not skipped, just absent).
+// in `skipped` otherwise (a missing key is not skipped, just absent). Whole
+// numbers must be written whole and fit an int, other numbers must be finite
+// floats, flags true or false: nlohmann's own conversions would cast 1e300 to
+// an int (undefined) or read true as 1.
 template <typename T>
 void read(const json& object, const char* key, T& out, std::vector<std::string>& skipped)
 {
@@ -19,9 +24,22 @@ void read(const json& object, const char* key, T& out, std::vector<std::string>&
     if (found == object.end()) {
         return;
     }
-    try {
-        out = found->get<T>();
-    } catch (const json::exception&) {
+    const json& value = *found;
+    bool fits = false;
+    if constexpr (std::is_same_v<T, bool>) {
+        fits = value.is_boolean();
+    } else if constexpr (std::is_integral_v<T>) {
+        fits = value.is_number_integer() && value.get<long long>() >= -1000000000LL &&
+               value.get<long long>() <= 1000000000LL;
+    } else if constexpr (std::is_floating_point_v<T>) {
+        fits = value.is_number() && std::isfinite(value.get<double>()) &&
+               std::abs(value.get<double>()) <= 1e30;
+    } else {
+        fits = value.is_string();
+    }
+    if (fits) {
+        out = value.get<T>();
+    } else {
         skipped.emplace_back(key);
     }
 }
@@ -58,10 +76,12 @@ std::string settings_to_json(const WindowSettings& s)
     out["body_contact"] = s.params.body_contact;
     out["grab_strength_n_per_m_kg"] = shortest_decimal(s.grab_strength_per_kg);
     out["grab_reach"] = shortest_decimal(s.grab_radius_fraction);
-    out["msaa_samples"] = s.render.msaa_samples;
-    out["shadow_map_texels"] = s.render.shadow_map_texels;
-    out["soft_shadows"] = s.render.soft_shadows;
-    out["resolution_scale"] = shortest_decimal(s.render.resolution_scale);
+    if (s.render) {
+        out["msaa_samples"] = s.render->msaa_samples;
+        out["shadow_map_texels"] = s.render->shadow_map_texels;
+        out["soft_shadows"] = s.render->soft_shadows;
+        out["resolution_scale"] = shortest_decimal(s.render->resolution_scale);
+    }
     out["wireframe"] = s.wireframe;
     out["follow"] = s.follow;
     out["arena"] = s.arena;
@@ -76,13 +96,17 @@ Result<WindowSettings> settings_from_json(const std::string& text, const WindowS
         return Result<WindowSettings>::failure("not a JSON object");
     }
     WindowSettings s = defaults;
-    std::vector<int> size;
-    read(in, "window_size", size, skipped);
-    if (size.size() == 2 && size[0] >= 16 && size[1] >= 16 && size[0] <= 16384 &&
-        size[1] <= 16384) {
-        s.window_size = glm::ivec2(size[0], size[1]);
-    } else if (in.contains("window_size")) {
-        skipped.emplace_back("window_size");
+    if (const auto size = in.find("window_size"); size != in.end()) {
+        const bool whole_pair = size->is_array() && size->size() == 2 &&
+                                (*size)[0].is_number_integer() && (*size)[1].is_number_integer();
+        const auto in_range = [](const json& side) {
+            return side.get<long long>() >= 16 && side.get<long long>() <= 16384;
+        };
+        if (whole_pair && in_range((*size)[0]) && in_range((*size)[1])) {
+            s.window_size = glm::ivec2((*size)[0].get<int>(), (*size)[1].get<int>());
+        } else {
+            skipped.emplace_back("window_size");
+        }
     }
     std::string solver;
     read(in, "solver", solver, skipped);
@@ -109,10 +133,12 @@ Result<WindowSettings> settings_from_json(const std::string& text, const WindowS
     read(in, "body_contact", s.params.body_contact, skipped);
     read(in, "grab_strength_n_per_m_kg", s.grab_strength_per_kg, skipped);
     read(in, "grab_reach", s.grab_radius_fraction, skipped);
-    read(in, "msaa_samples", s.render.msaa_samples, skipped);
-    read(in, "shadow_map_texels", s.render.shadow_map_texels, skipped);
-    read(in, "soft_shadows", s.render.soft_shadows, skipped);
-    read(in, "resolution_scale", s.render.resolution_scale, skipped);
+    RenderSettings render = defaults.render.value_or(RenderSettings{});
+    const RenderSettings render_defaults = render;
+    read(in, "msaa_samples", render.msaa_samples, skipped);
+    read(in, "shadow_map_texels", render.shadow_map_texels, skipped);
+    read(in, "soft_shadows", render.soft_shadows, skipped);
+    read(in, "resolution_scale", render.resolution_scale, skipped);
     read(in, "wireframe", s.wireframe, skipped);
     read(in, "follow", s.follow, skipped);
     read(in, "arena", s.arena, skipped);
@@ -129,20 +155,24 @@ Result<WindowSettings> settings_from_json(const std::string& text, const WindowS
         s.grab_radius_fraction = defaults.grab_radius_fraction;
         skipped.emplace_back("grab_reach");
     }
-    if (s.render.msaa_samples != 0 && s.render.msaa_samples != 2 && s.render.msaa_samples != 4 &&
-        s.render.msaa_samples != 8) {
-        s.render.msaa_samples = defaults.render.msaa_samples;
+    if (render.msaa_samples != 0 && render.msaa_samples != 2 && render.msaa_samples != 4 &&
+        render.msaa_samples != 8) {
+        render.msaa_samples = render_defaults.msaa_samples;
         skipped.emplace_back("msaa_samples");
     }
-    if (s.render.shadow_map_texels != 512 && s.render.shadow_map_texels != 1024 &&
-        s.render.shadow_map_texels != 2048 && s.render.shadow_map_texels != 4096) {
-        s.render.shadow_map_texels = defaults.render.shadow_map_texels;
+    if (render.shadow_map_texels != 512 && render.shadow_map_texels != 1024 &&
+        render.shadow_map_texels != 2048 && render.shadow_map_texels != 4096) {
+        render.shadow_map_texels = render_defaults.shadow_map_texels;
         skipped.emplace_back("shadow_map_texels");
     }
-    if (s.render.resolution_scale != 0.5f && s.render.resolution_scale != 0.75f &&
-        s.render.resolution_scale != 1.0f) {
-        s.render.resolution_scale = defaults.render.resolution_scale;
+    if (render.resolution_scale != 0.5f && render.resolution_scale != 0.75f &&
+        render.resolution_scale != 1.0f) {
+        render.resolution_scale = render_defaults.resolution_scale;
         skipped.emplace_back("resolution_scale");
+    }
+    if (in.contains("msaa_samples") || in.contains("shadow_map_texels") ||
+        in.contains("soft_shadows") || in.contains("resolution_scale")) {
+        s.render = render;
     }
     return Result<WindowSettings>(s);
 }

@@ -19,8 +19,11 @@
 
 struct WindowSettings {
     std::optional<glm::ivec2> window_size;
+    // Unset: this machine's own choice (the CPU solver and a cheap picture on
+    // a software renderer), so that a choice made for llvmpipe does not
+    // follow the user to a machine with a GPU.
     std::optional<std::string> solver;  // "gpu" or "cpu"
-    RenderSettings render;
+    std::optional<RenderSettings> render;
     // Only the schedule, friction, damping and contact of these; the
     // material and gravity belong to the world.
     SimParams params;

@@ -26,6 +26,13 @@ BodyMaterial step_toward(const BodyMaterial& applied, const BodyMaterial& wanted
 
 }  // namespace
 
+void MaterialRamp::remove_body(size_t body)
+{
+    if (applied_.size() > 1 && body < applied_.size()) {
+        applied_.erase(applied_.begin() + static_cast<std::ptrdiff_t>(body));
+    }
+}
+
 SimParams MaterialRamp::next(const SimParams& wanted, float dt_s)
 {
     const size_t bodies = std::max<size_t>(1, wanted.body_materials.size());
@@ -33,6 +40,11 @@ SimParams MaterialRamp::next(const SimParams& wanted, float dt_s)
     if (applied_.size() == 1 && bodies > 1) {
         // "All bodies" split into one material each: each starts from the one.
         applied_.assign(bodies, applied_[0]);
+    } else if (!applied_.empty() && bodies > applied_.size()) {
+        // Bodies added at the end start as asked; the others keep ramping.
+        for (size_t b = applied_.size(); b < bodies; ++b) {
+            applied_.push_back(wanted.body_material(b));
+        }
     } else if (applied_.size() != bodies) {
         // First frame, or a body added or removed: start from what is wanted.
         applied_.clear();

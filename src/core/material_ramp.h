@@ -27,6 +27,9 @@ public:
 
     // Forget the applied materials: a new world, a reset, a preset.
     void reset() { applied_.clear(); }
+    // A body left the world: the others keep ramping from where they are.
+    // (A body added at the end starts at its own material.)
+    void remove_body(size_t body);
 
     // Whether the last next() held a material back from the wanted one.
     bool ramping() const { return ramping_; }

@@ -55,18 +55,20 @@ PinnedFixtures pinned_fixtures(const World& world, bool ground)
         if (pinned_lo.x > pinned_hi.x) {
             continue;  // nothing pinned
         }
-        // A face: flat along one axis, much thinner than the body there.
+        // A face: flat along exactly one axis (much thinner than the body
+        // there) and spread along the other two.
         const glm::vec3 pinned_size = pinned_hi - pinned_lo;
         const glm::vec3 body_size = body_hi - body_lo;
         int axis = -1;
+        int flat_axes = 0;
         for (int a = 0; a < 3; ++a) {
-            if (pinned_size[a] < 0.05f * body_size[a] &&
-                (axis < 0 || pinned_size[a] / body_size[a] < pinned_size[axis] / body_size[axis])) {
+            if (!(pinned_size[a] >= 0.05f * body_size[a])) {
                 axis = a;
+                ++flat_axes;
             }
         }
-        if (axis < 0) {
-            continue;  // pinned in a cluster or a line: markers only
+        if (flat_axes != 1) {
+            continue;  // pinned at a point, along a line or in a lump: markers only
         }
         const float face = 0.5f * (pinned_lo[axis] + pinned_hi[axis]);
         const float body_centre = 0.5f * (body_lo[axis] + body_hi[axis]);
@@ -76,7 +78,7 @@ PinnedFixtures pinned_fixtures(const World& world, bool ground)
         lo[axis] = std::min(face, face + away * kWallThicknessM);
         hi[axis] = std::max(face, face + away * kWallThicknessM);
         if (ground && axis != 1) {
-            lo.y = 0.0f;  // a wall stands on the ground
+            lo.y = std::min(lo.y, 0.0f);  // a wall stands on the ground
         }
         Obstacle wall;
         wall.shape = ObstacleShape::box;
