@@ -1,5 +1,6 @@
 // What the window remembers between runs: written and read back, and a
 // hand-edited or broken file read as far as it makes sense.
+#include "app/remembered_settings.h"
 #include "app/window_settings.h"
 
 #include <gtest/gtest.h>
@@ -110,4 +111,71 @@ TEST(WindowSettings, LiveInTheXdgConfigFolder)
     };
     restore("XDG_CONFIG_HOME", xdg != nullptr, saved_xdg);
     restore("HOME", home != nullptr, saved_home);
+}
+
+TEST(RememberedSettings, TheCommandLineWinsForItsRunAndIsNotRemembered)
+{
+    WindowSettings before;
+    before.params.substeps = 20;
+    before.params.iterations = 4;
+    before.wireframe = true;
+    Options options;
+    options.substeps = 40;  // --substeps 40, this run only
+    PanelState panel;
+    panel.params = params_from_options(options);
+    EXPECT_FALSE(apply_remembered_settings(before, options, false, panel));
+    EXPECT_EQ(panel.params.substeps, 40);
+    EXPECT_EQ(panel.params.iterations, 4);
+    EXPECT_TRUE(panel.wireframe);
+    WindowSettings left =
+        settings_to_remember(panel, options, before, SolverKind::gpu, glm::ivec2(800, 600), false);
+    EXPECT_EQ(left.params.substeps, 20) << "the file keeps what it had";
+    EXPECT_EQ(left.window_size, glm::ivec2(800, 600));
+    panel.params.substeps = 12;  // changed in the panel: remembered
+    left = settings_to_remember(panel, options, before, SolverKind::gpu, std::nullopt, false);
+    EXPECT_EQ(left.params.substeps, 12);
+}
+
+TEST(RememberedSettings, WhatTheMachineChoosesByItselfIsNotRemembered)
+{
+    Options options;
+    PanelState panel;
+    panel.render = cheap_render_settings();
+    // On llvmpipe: the CPU solver and the cheap picture are its own choice.
+    WindowSettings left =
+        settings_to_remember(panel, options, std::nullopt, SolverKind::cpu, std::nullopt, true);
+    EXPECT_FALSE(left.solver);
+    EXPECT_FALSE(left.render);
+    // Chosen in the panel there: remembered, and started from next time.
+    panel.render.soft_shadows = true;
+    left = settings_to_remember(panel, options, std::nullopt, SolverKind::gpu, std::nullopt, true);
+    EXPECT_EQ(left.solver, std::string("gpu"));
+    ASSERT_TRUE(left.render);
+    PanelState next;
+    EXPECT_EQ(apply_remembered_settings(left, options, true, next), SolverKind::gpu);
+    EXPECT_TRUE(next.render.soft_shadows);
+    // --solver cpu for one run: the file keeps having no say.
+    options.solver = "cpu";
+    left = settings_to_remember(panel, options, std::nullopt, SolverKind::cpu, std::nullopt, false);
+    EXPECT_FALSE(left.solver);
+    EXPECT_FALSE(apply_remembered_settings(left, options, false, next));
+}
+
+TEST(RememberedSettings, DefaultsPutBackAFirstRunButNotTheMaterial)
+{
+    Options options;
+    PanelState panel;
+    panel.params.substeps = 33;
+    panel.params.youngs_modulus_pa = 7.0e6f;
+    panel.wireframe = panel.follow = panel.arena = true;
+    panel.grab_strength_per_kg = 5.0f;
+    panel.render.msaa_samples = 8;
+    EXPECT_EQ(restore_default_settings(panel, options, true, SolverKind::gpu), SolverKind::cpu);
+    EXPECT_EQ(panel.params.substeps, SimParams().substeps);
+    EXPECT_EQ(panel.params.youngs_modulus_pa, 7.0e6f);
+    EXPECT_FALSE(panel.wireframe || panel.follow || panel.arena);
+    EXPECT_EQ(panel.grab_strength_per_kg, kDefaultGrabStrengthPerKg);
+    EXPECT_EQ(panel.render, cheap_render_settings());
+    EXPECT_FALSE(restore_default_settings(panel, options, false, SolverKind::gpu));
+    EXPECT_EQ(panel.render, RenderSettings{});
 }

@@ -10,7 +10,7 @@
 #include "app/screenshot.h"
 #include "app/window_loads.h"
 #include "app/window_platform.h"
-#include "app/window_settings.h"
+#include "app/remembered_settings.h"
 #include "core/arena.h"
 #include "core/body_materials.h"
 #include "core/lattice.h"
@@ -31,8 +31,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace {
 
@@ -66,36 +64,6 @@ private:
     glm::vec2 last_{0.0f};
     bool dragging_ = false;
 };
-
-// The settings remembered in `directory` by the last run, if any. A file
-// that is not JSON, or keys that are not what they should be, are logged
-// and left out: the window starts from the defaults for those.
-std::optional<WindowSettings> read_remembered_settings(const std::string& directory)
-{
-    if (directory.empty()) {
-        return std::nullopt;
-    }
-    const std::string path = directory + "/settings.json";
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
-        return std::nullopt;  // a first run
-    }
-    std::ostringstream text;
-    text << file.rdbuf();
-    std::vector<std::string> skipped;
-    Result<WindowSettings> settings = settings_from_json(text.str(), WindowSettings{}, skipped);
-    if (!settings) {
-        spdlog::warn("settings '{}': {}; starting from the defaults", path, settings.error());
-        return std::nullopt;
-    }
-    if (!skipped.empty()) {
-        spdlog::warn("settings '{}': left out {} (not what they should be)", path,
-                     fmt::join(skipped, ", "));
-    }
-    spdlog::info("settings as in the last run, from '{}' (the panel's Defaults resets them)",
-                 path);
-    return std::move(settings).value();
-}
 
 // A failed write (full disk, read-only folder) is logged with its reason;
 // the window goes on.
@@ -177,7 +145,7 @@ private:
     void choose_defaults_for_the_renderer();
     // The last run's settings where the command line did not say otherwise,
     // and the panel's layout file; then, on leaving, this run's.
-    void apply_remembered_settings();
+    void start_from_remembered_settings();
     void remember_settings();
     // The panel's Defaults: what a first run starts with (the material stays).
     void restore_defaults();
@@ -248,7 +216,7 @@ void WindowApp::start()
     panel_.gl_description = gl_context_description();
     choose_defaults_for_the_renderer();
     panel_.params = params_from_options(options_);
-    apply_remembered_settings();
+    start_from_remembered_settings();
     std::snprintf(panel_.mesh_path, sizeof panel_.mesh_path, "%s", options_.mesh_path.c_str());
     panel_.mesh_resolution = options_.mesh_resolution;
     if (Result<std::unique_ptr<Renderer>> created = Renderer::create(shaders_); created) {
@@ -344,7 +312,7 @@ bool WindowApp::frame()
     return go_on;
 }
 
-void WindowApp::apply_remembered_settings()
+void WindowApp::start_from_remembered_settings()
 {
     if (!settings_directory_.empty()) {
         std::error_code error;
@@ -357,33 +325,11 @@ void WindowApp::apply_remembered_settings()
             ImGui::GetIO().IniFilename = imgui_ini_path_.c_str();
         }
     }
-    if (!remembered_) {
-        return;
-    }
-    const WindowSettings& s = *remembered_;
-    SimParams& p = panel_.params;
-    if (!options_.substeps) p.substeps = s.params.substeps;
-    if (!options_.iterations) p.iterations = s.params.iterations;
-    if (!options_.method) p.method = s.params.method;
-    if (!options_.damping_per_s) p.air_damping_per_s = s.params.air_damping_per_s;
-    p.jacobi_k = s.params.jacobi_k;
-    p.static_friction = s.params.static_friction;
-    p.dynamic_friction = s.params.dynamic_friction;
-    p.body_contact = s.params.body_contact;
-    panel_.grab_strength_per_kg = s.grab_strength_per_kg;
-    panel_.grab_radius_fraction = s.grab_radius_fraction;
-    if (s.render) {
-        panel_.render = *s.render;
-        if (software_renderer_) {
-            panel_.render_note = "As in the last run; Defaults restores the cheaper picture "
-                                 "this software renderer starts with.";
+    if (remembered_) {
+        if (const std::optional<SolverKind> solver =
+                apply_remembered_settings(*remembered_, options_, software_renderer_, panel_)) {
+            start_on_cpu_ = *solver == SolverKind::cpu;
         }
-    }
-    panel_.wireframe = s.wireframe;
-    panel_.follow = s.follow;
-    panel_.arena = s.arena;
-    if (!options_.solver && s.solver) {
-        start_on_cpu_ = *s.solver == "cpu";
     }
 }
 
@@ -399,7 +345,6 @@ void WindowApp::remember_settings()
     }
     ImGui::SaveIniSettingsToDisk(imgui_ini_path_.c_str());
     ImGui::GetIO().IniFilename = nullptr;  // the string goes with this object
-    WindowSettings s;
     glm::ivec2 size(0);
     glfwGetWindowSize(platform_.window(), &size.x, &size.y);
 #ifndef __APPLE__
@@ -411,38 +356,8 @@ void WindowApp::remember_settings()
         size = glm::ivec2(glm::round(glm::vec2(size) / scale));
     }
 #endif
-    if (size.x >= 16 && size.y >= 16) {
-        s.window_size = size;
-    }
-    // What this machine would choose by itself is left unsaid, so that the
-    // choice is made again wherever the next run is.
-    const std::string solver = scene_.solver_kind() == SolverKind::gpu ? "gpu" : "cpu";
-    if (solver != (software_renderer_ ? "cpu" : "gpu")) {
-        s.solver = solver;
-    }
-    if (!(panel_.render == (software_renderer_ ? cheap_render_settings() : RenderSettings{}))) {
-        s.render = panel_.render;
-    }
-    s.params = panel_.params;
-    // What the command line set for this run alone is not remembered,
-    // unless the panel changed it since: the file keeps what it had.
-    const SimParams before = remembered_ ? remembered_->params : SimParams();
-    const auto keep = [](auto now, const auto& from_command_line, auto remembered) {
-        return from_command_line && now == *from_command_line ? remembered : now;
-    };
-    s.params.substeps = keep(s.params.substeps, options_.substeps, before.substeps);
-    s.params.iterations = keep(s.params.iterations, options_.iterations, before.iterations);
-    s.params.method = keep(s.params.method, options_.method, before.method);
-    s.params.air_damping_per_s =
-        keep(s.params.air_damping_per_s, options_.damping_per_s, before.air_damping_per_s);
-    if (options_.solver && s.solver.value_or(software_renderer_ ? "cpu" : "gpu") == *options_.solver) {
-        s.solver = remembered_ ? remembered_->solver : std::nullopt;
-    }
-    s.grab_strength_per_kg = panel_.grab_strength_per_kg;
-    s.grab_radius_fraction = panel_.grab_radius_fraction;
-    s.wireframe = panel_.wireframe;
-    s.follow = panel_.follow;
-    s.arena = panel_.arena;
+    const WindowSettings s = settings_to_remember(panel_, options_, remembered_,
+                                                  scene_.solver_kind(), size, software_renderer_);
     const std::string path = settings_directory_ + "/settings.json";
     if (Result<bool> written = write_whole_file(path, settings_to_json(s)); !written) {
         spdlog::warn("settings not remembered: {}", written.error());
@@ -451,25 +366,9 @@ void WindowApp::remember_settings()
 
 void WindowApp::restore_defaults()
 {
-    const SimParams first = params_from_options(options_);
-    SimParams& p = panel_.params;
-    p.substeps = first.substeps;
-    p.iterations = first.iterations;
-    p.method = first.method;
-    p.jacobi_k = first.jacobi_k;
-    p.air_damping_per_s = first.air_damping_per_s;
-    p.static_friction = first.static_friction;
-    p.dynamic_friction = first.dynamic_friction;
-    p.body_contact = first.body_contact;
-    panel_.grab_strength_per_kg = kDefaultGrabStrengthPerKg;
-    panel_.grab_radius_fraction = kDefaultGrabRadiusFraction;
-    panel_.render = software_renderer_ ? cheap_render_settings() : RenderSettings{};
-    panel_.wireframe = false;
-    panel_.follow = false;
-    panel_.arena = false;
-    const SolverKind own = software_renderer_ ? SolverKind::cpu : SolverKind::gpu;
-    if (scene_.solver_kind() != own) {
-        panel_.solver_requested = own;
+    if (const std::optional<SolverKind> solver = restore_default_settings(
+            panel_, options_, software_renderer_, scene_.solver_kind())) {
+        panel_.solver_requested = solver;
     }
     spdlog::info("settings back to the defaults");
 }
