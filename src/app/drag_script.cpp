@@ -53,7 +53,6 @@ Result<DragSpec> parse_drag(const std::string& text)
 DragScript::DragScript(std::vector<DragSpec> drags, float stiffness_n_per_m,
                        float radius_fraction)
     : drags_(std::move(drags)),
-      start_positions_(drags_.size(), glm::vec3(0.0f)),
       start_grabs_(drags_.size()),
       start_worlds_(drags_.size(), nullptr),
       stiffness_n_per_m_(stiffness_n_per_m),
@@ -84,7 +83,6 @@ void DragScript::before_frame(int frame, Solver& solver)
             solver.read_positions(positions_);
             const World& world = solver.world();
             const uint32_t v = drags_[i].vertex;
-            start_positions_[i] = positions_[v];
             start_grabs_[i] = spread_grab_at_vertex(
                 world, positions_, v, grab_radius_m(world, world.vertex_body[v], radius_fraction_),
                 stiffness_n_per_m_);
@@ -108,10 +106,12 @@ void DragScript::before_frame(int frame, Solver& solver)
         // The same grab as last frame catches up from its last target; a new
         // one from where its vertex is.
         const bool holding = current_ && current_->vertices.x == d.vertex;
-        const glm::vec3 previous = holding ? current_->target_m : start_positions_[i];
+        // The patch's grab as made at the start aims at where the vertex was.
+        const glm::vec3 start = start_grabs_[i].target_m;
+        const glm::vec3 previous = holding ? current_->target_m : start;
         grab = start_grabs_[i];
-        grab->target_m = speed_limited_target(
-            previous, glm::mix(start_positions_[i], end_target, s), kFrameSeconds);
+        grab->target_m =
+            speed_limited_target(previous, glm::mix(start, end_target, s), kFrameSeconds);
         break;  // one grab at a time, as with one mouse
     }
     if (grab || current_) {

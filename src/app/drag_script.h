@@ -43,8 +43,8 @@ public:
 
 private:
     std::vector<DragSpec> drags_;
-    std::vector<glm::vec3> start_positions_;  // per drag, read when it starts
-    std::vector<Grab> start_grabs_;           // per drag, its patch when it starts
+    // Per drag, its patch as the body lay when it started (the target there).
+    std::vector<Grab> start_grabs_;
     std::vector<const World*> start_worlds_;  // per drag, the world that patch is in
     std::vector<glm::vec3> positions_;        // read back when a drag starts
     float stiffness_n_per_m_;

@@ -273,51 +273,38 @@ void history_plot(const char* id, const char* title, const std::vector<float>& v
     ImGui::TextDisabled("the last %zu displayed frames, newest at the right", values.size());
 }
 
+// A combo over one of render_settings.h's lists of choices.
+template <typename T, size_t N>
+void choice_combo(const char* label, T& value, const std::array<RenderChoice<T>, N>& choices,
+                  const char* tooltip)
+{
+    const auto current = std::find_if(choices.begin(), choices.end(),
+                                      [&](const RenderChoice<T>& c) { return c.value == value; });
+    if (ImGui::BeginCombo(label, current != choices.end() ? current->name : "?")) {
+        for (const RenderChoice<T>& choice : choices) {
+            if (ImGui::Selectable(choice.name, choice.value == value)) value = choice.value;
+        }
+        ImGui::EndCombo();
+    }
+    tip(tooltip);
+}
+
 void render_section(PanelState& s)
 {
     RenderSettings& r = s.render;
-    constexpr std::array<int, 4> kSamples = {0, 2, 4, 8};
-    constexpr std::array<const char*, 4> kSampleNames = {"off", "2x", "4x", "8x"};
-    int sample_choice = static_cast<int>(
-        std::find(kSamples.begin(), kSamples.end(), r.msaa_samples) - kSamples.begin());
-    if (ImGui::Combo("Anti-aliasing", &sample_choice, kSampleNames.data(),
-                     static_cast<int>(kSampleNames.size()))) {
-        r.msaa_samples = kSamples[static_cast<size_t>(sample_choice)];
-    }
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Multisampling smooths the edges; each step up costs a\n"
-                          "software renderer about a tenth more per frame.");
-    }
-    constexpr std::array<int, 4> kTexels = {512, 1024, 2048, 4096};
-    constexpr std::array<const char*, 4> kTexelNames = {"512", "1024", "2048", "4096"};
-    int texel_choice = static_cast<int>(
-        std::find(kTexels.begin(), kTexels.end(), r.shadow_map_texels) - kTexels.begin());
-    if (ImGui::Combo("Shadow map", &texel_choice, kTexelNames.data(),
-                     static_cast<int>(kTexelNames.size()))) {
-        r.shadow_map_texels = kTexels[static_cast<size_t>(texel_choice)];
-    }
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Texels on each side of the sun's depth map: finer\n"
-                          "shadow edges for more memory.");
-    }
-    constexpr std::array<float, 3> kScales = {0.5f, 0.75f, 1.0f};
-    constexpr std::array<const char*, 3> kScaleNames = {"50%", "75%", "100%"};
-    int scale_choice = static_cast<int>(
-        std::find(kScales.begin(), kScales.end(), r.resolution_scale) - kScales.begin());
-    if (ImGui::Combo("Resolution", &scale_choice, kScaleNames.data(),
-                     static_cast<int>(kScaleNames.size()))) {
-        r.resolution_scale = kScales[static_cast<size_t>(scale_choice)];
-    }
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("The scene's pixels along each side of the window, stretched to\n"
-                          "fill it (the panel stays sharp). 75%% shades half the pixels.");
-    }
+    choice_combo("Anti-aliasing", r.msaa_samples, kMsaaChoices,
+                 "Multisampling smooths the edges; each step up costs a\n"
+                 "software renderer about a tenth more per frame.");
+    choice_combo("Shadow map", r.shadow_map_texels, kShadowMapChoices,
+                 "Texels on each side of the sun's depth map: finer\n"
+                 "shadow edges for more memory.");
+    choice_combo("Resolution", r.resolution_scale, kResolutionChoices,
+                 "The scene's pixels along each side of the window, stretched to\n"
+                 "fill it (the panel stays sharp). 75% shades half the pixels.");
     ImGui::Checkbox("Soft shadows", &r.soft_shadows);
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Penumbrae that widen with the distance to the caster\n"
-                          "(48 shadow-map reads a pixel); off: one read, hard edges.\n"
-                          "Most of a software renderer's frame when on.");
-    }
+    tip("Penumbrae that widen with the distance to the caster\n"
+        "(48 shadow-map reads a pixel); off: four reads, hard edges.\n"
+        "Most of a software renderer's frame when on.");
     if (!s.render_note.empty()) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled("%s", s.render_note.c_str());

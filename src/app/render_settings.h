@@ -7,6 +7,7 @@
 #include <glm/glm.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 struct RenderSettings {
@@ -19,6 +20,27 @@ struct RenderSettings {
 
     bool operator==(const RenderSettings&) const = default;
 };
+
+// The values the panel offers for each setting, with their names; the
+// settings file accepts these alone.
+template <typename T>
+struct RenderChoice {
+    T value;
+    const char* name;
+};
+inline constexpr std::array<RenderChoice<int>, 4> kMsaaChoices = {
+    {{0, "off"}, {2, "2x"}, {4, "4x"}, {8, "8x"}}};
+inline constexpr std::array<RenderChoice<int>, 4> kShadowMapChoices = {
+    {{512, "512"}, {1024, "1024"}, {2048, "2048"}, {4096, "4096"}}};
+inline constexpr std::array<RenderChoice<float>, 3> kResolutionChoices = {
+    {{0.5f, "50%"}, {0.75f, "75%"}, {1.0f, "100%"}}};
+
+template <typename T, size_t N>
+bool is_offered(T value, const std::array<RenderChoice<T>, N>& choices)
+{
+    return std::any_of(choices.begin(), choices.end(),
+                       [&](const RenderChoice<T>& c) { return c.value == value; });
+}
 
 // For Mesa's llvmpipe and its kind, where every shaded pixel costs CPU time.
 // Measured on a 2-core machine under Xvfb at 1280 x 720 (README, "Window on

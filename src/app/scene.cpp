@@ -176,18 +176,21 @@ BodyDrawData Scene::draw_data()
     return data;
 }
 
+const std::vector<glm::vec3>& Scene::current_positions() const
+{
+    if (const std::vector<glm::vec3>* positions = solver_->surface_source().positions) {
+        return *positions;  // the CPU solver's own
+    }
+    solver_->read_positions(read_back_);
+    return read_back_;
+}
+
 Grab Scene::grab_patch(const SurfaceHit& hit, float radius_fraction,
                        float stiffness_n_per_m) const
 {
-    const SurfaceSource source = solver_->surface_source();
-    const std::vector<glm::vec3>* positions = source.positions;
-    if (positions == nullptr) {
-        solver_->read_positions(read_back_);
-        positions = &read_back_;
-    }
     const World& w = world();
     const float radius_m = grab_radius_m(w, w.vertex_body[hit.vertices.x], radius_fraction);
-    return spread_grab(w, *positions, hit, radius_m, stiffness_n_per_m);
+    return spread_grab(w, current_positions(), hit, radius_m, stiffness_n_per_m);
 }
 
 std::optional<Bounds> Scene::current_bounds(std::optional<size_t> body) const
@@ -195,25 +198,20 @@ std::optional<Bounds> Scene::current_bounds(std::optional<size_t> body) const
     if (!loaded() || (body && *body >= world().body_count())) {
         return std::nullopt;
     }
-    const SurfaceSource source = solver_->surface_source();
-    const std::vector<glm::vec3>* positions = source.positions;
-    if (positions == nullptr) {
-        solver_->read_positions(read_back_);
-        positions = &read_back_;
-    }
+    const std::vector<glm::vec3>& positions = current_positions();
     size_t first = 0;
-    size_t count = positions->size();
+    size_t count = positions.size();
     if (body) {
         first = world().bodies[*body].first_vertex;
         count = world().bodies[*body].vertex_count;
     }
-    if (count == 0 || first + count > positions->size()) {
+    if (count == 0 || first + count > positions.size()) {
         return std::nullopt;
     }
     Bounds bounds{glm::vec3(INFINITY), glm::vec3(-INFINITY)};
     for (size_t v = first; v < first + count; ++v) {
-        bounds.lo = glm::min(bounds.lo, (*positions)[v]);
-        bounds.hi = glm::max(bounds.hi, (*positions)[v]);
+        bounds.lo = glm::min(bounds.lo, positions[v]);
+        bounds.hi = glm::max(bounds.hi, positions[v]);
     }
     const bool finite = glm::all(glm::lessThan(glm::abs(bounds.lo), glm::vec3(INFINITY))) &&
                         glm::all(glm::lessThan(glm::abs(bounds.hi), glm::vec3(INFINITY)));

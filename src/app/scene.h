@@ -107,6 +107,9 @@ public:
 
 private:
     Result<std::unique_ptr<Solver>> make_solver(SolverKind kind);
+    // Every vertex's position now: the CPU solver's own array, or the GPU
+    // solver's read back (a stall) into read_back_.
+    const std::vector<glm::vec3>& current_positions() const;
     // Installs a world made of `bodies` in this one's surroundings, carrying
     // over the state of the old bodies `kept` (indices, in the new order)
     // and giving the others their start.
@@ -130,5 +133,5 @@ private:
     std::unique_ptr<BodyBuffers> cpu_buffers_;  // only while the CPU solver runs
     glm::vec3 initial_min_{0.0f};
     glm::vec3 initial_max_{0.0f};
-    mutable std::vector<glm::vec3> read_back_;  // current_bounds on the GPU solver
+    mutable std::vector<glm::vec3> read_back_;  // current_positions on the GPU solver
 };

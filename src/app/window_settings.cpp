@@ -155,18 +155,16 @@ Result<WindowSettings> settings_from_json(const std::string& text, const WindowS
         s.grab_radius_fraction = defaults.grab_radius_fraction;
         skipped.emplace_back("grab_reach");
     }
-    if (render.msaa_samples != 0 && render.msaa_samples != 2 && render.msaa_samples != 4 &&
-        render.msaa_samples != 8) {
+    // Only what the panel offers.
+    if (!is_offered(render.msaa_samples, kMsaaChoices)) {
         render.msaa_samples = render_defaults.msaa_samples;
         skipped.emplace_back("msaa_samples");
     }
-    if (render.shadow_map_texels != 512 && render.shadow_map_texels != 1024 &&
-        render.shadow_map_texels != 2048 && render.shadow_map_texels != 4096) {
+    if (!is_offered(render.shadow_map_texels, kShadowMapChoices)) {
         render.shadow_map_texels = render_defaults.shadow_map_texels;
         skipped.emplace_back("shadow_map_texels");
     }
-    if (render.resolution_scale != 0.5f && render.resolution_scale != 0.75f &&
-        render.resolution_scale != 1.0f) {
+    if (!is_offered(render.resolution_scale, kResolutionChoices)) {
         render.resolution_scale = render_defaults.resolution_scale;
         skipped.emplace_back("resolution_scale");
     }

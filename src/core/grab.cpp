@@ -149,13 +149,6 @@ glm::vec3 speed_limited_target(const glm::vec3& previous, const glm::vec3& wante
 
 float grab_max_step_m(const TetMesh& mesh)
 {
-    double sum = 0.0;
-    size_t count = 0;
-    for (const glm::uvec3& f : mesh.surface_triangles) {
-        for (int a = 0; a < 3; ++a) {
-            sum += glm::length(mesh.rest_positions[f[a]] - mesh.rest_positions[f[(a + 1) % 3]]);
-            ++count;
-        }
-    }
-    return count > 0 ? static_cast<float>(0.5 * sum / count) : 0.05f;
+    const double edge_m = mesh.mean_surface_edge_m(0, mesh.surface_triangles.size());
+    return edge_m > 0.0 ? static_cast<float>(0.5 * edge_m) : 0.05f;
 }

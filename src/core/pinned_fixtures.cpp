@@ -8,21 +8,6 @@ namespace {
 constexpr float kWallThicknessM = 0.08f;
 constexpr float kWallMarginM = 0.15f;  // beyond the pinned face on each side
 
-// The mean length of the body's surface edges: the markers' scale.
-float mean_surface_edge_m(const TetMesh& mesh, const WorldBody& body)
-{
-    double sum = 0.0;
-    size_t count = 0;
-    for (uint32_t f = body.first_triangle; f < body.first_triangle + body.triangle_count; ++f) {
-        const glm::uvec3& t = mesh.surface_triangles[f];
-        for (int e = 0; e < 3; ++e) {
-            sum += glm::length(mesh.rest_positions[t[e]] - mesh.rest_positions[t[(e + 1) % 3]]);
-            ++count;
-        }
-    }
-    return count > 0 ? static_cast<float>(sum / count) : 0.05f;
-}
-
 }  // namespace
 
 PinnedFixtures pinned_fixtures(const World& world, bool ground)
@@ -34,7 +19,9 @@ PinnedFixtures pinned_fixtures(const World& world, bool ground)
         glm::vec3 pinned_hi(-INFINITY);
         glm::vec3 body_lo(INFINITY);
         glm::vec3 body_hi(-INFINITY);
-        const float marker_radius_m = 0.12f * mean_surface_edge_m(mesh, body);
+        // The markers scale with the body's surface edges.
+        const double edge_m = mesh.mean_surface_edge_m(body.first_triangle, body.triangle_count);
+        const float marker_radius_m = 0.12f * (edge_m > 0.0 ? static_cast<float>(edge_m) : 0.05f);
         for (uint32_t v = body.first_vertex; v < body.first_vertex + body.vertex_count; ++v) {
             const glm::vec3 p = mesh.rest_positions[v];
             body_lo = glm::min(body_lo, p);

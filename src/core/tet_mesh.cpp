@@ -96,6 +96,20 @@ std::string dropped_tets_warning(const TetMesh& mesh)
            dropped;
 }
 
+double TetMesh::mean_surface_edge_m(size_t first_triangle, size_t triangle_count) const
+{
+    double sum = 0.0;
+    size_t count = 0;
+    for (size_t f = first_triangle; f < first_triangle + triangle_count; ++f) {
+        const glm::uvec3& t = surface_triangles[f];
+        for (int a = 0; a < 3; ++a) {
+            sum += glm::length(rest_positions[t[a]] - rest_positions[t[(a + 1) % 3]]);
+            ++count;
+        }
+    }
+    return count > 0 ? sum / static_cast<double>(count) : 0.0;
+}
+
 double TetMesh::total_rest_volume_m3() const
 {
     double sum = 0.0;

@@ -60,6 +60,9 @@ struct TetMesh {
     size_t vertex_count() const { return rest_positions.size(); }
     size_t tet_count() const { return tets.size(); }
     double total_rest_volume_m3() const;
+    // The mean rest length of the edges of surface triangles first ..
+    // first + count - 1 (each edge once per triangle that has it); 0 for none.
+    double mean_surface_edge_m(size_t first_triangle, size_t triangle_count) const;
 };
 
 // Checks and prepares a mesh. Drops, counting them, tets without volume and
