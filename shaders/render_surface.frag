@@ -5,6 +5,11 @@
 // as if its normal faced the viewer, so it never turns black.
 #include "render_common.glsl"
 #include "render_shadow_lookup.glsl"
+#include "stress_colors.glsl"
+
+// > 0: the strain view, colours by v_stress_pa times this (1 / full scale);
+// 0: the albedo.
+uniform float u_stress_per_pa;
 
 const float kShininess = 40.0;
 const float kSpecularF0 = 0.04;           // dielectric, like water or gelatine
@@ -15,6 +20,7 @@ const float kGroundContactHeightM = 0.3;  // below this, downward faces see less
 in vec3 v_world;
 in vec3 v_normal;
 in vec3 v_albedo;
+in float v_stress_pa;
 out vec4 out_color;
 
 void main()
@@ -37,6 +43,9 @@ void main()
     float visibility = sun_visibility(v_world, face_normal);
 
     vec3 albedo = v_albedo;
+    if (u_stress_per_pa > 0.0) {
+        albedo = pow(stress_color_srgb(v_stress_pa * u_stress_per_pa), vec3(2.2));
+    }
     float fresnel = kSpecularF0 + (1.0 - kSpecularF0) * pow(1.0 - max(dot(h, to_eye), 0.0), 5.0);
     float specular = (kShininess + 8.0) / 25.1327 * pow(max(dot(n, h), 0.0), kShininess) * fresnel;
     vec3 direct = u_sun_radiance.rgb * n_dot_l * visibility * (albedo + vec3(specular));

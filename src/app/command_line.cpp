@@ -146,6 +146,9 @@ std::string usage_text()
         << " (default 5e4;\n"
            "                          the mouse's scales with the grabbed body's mass)\n"
            "  --screenshot FILE.png   render the last frame to a PNG (headless: offscreen)\n"
+           "  --view surface|tets|strain  draw each body's own surface (default), its\n"
+           "                          tets' boundary, or its surface coloured by von Mises\n"
+           "                          stress (red: a tenth of Young's modulus)\n"
            "  --size WxH              window or screenshot size in pixels, each side\n"
            "                          "
         << L::image_side_px.min << "-" << L::image_side_px.max
@@ -188,7 +191,7 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
             "--solver", "--preset", "--frames", "--substeps", "--iterations", "--youngs",
             "--poisson", "--damping", "--stats", "--dump-positions", "--screenshot", "--size",
             "--drag", "--grab-stiffness", "--mesh", "--resolution", "--method", "--json",
-            "--bench-meshes", "--threads", "--scene"};
+            "--bench-meshes", "--threads", "--scene", "--view"};
         bool takes_value = false;
         for (const char* known : kValueFlags) {
             takes_value = takes_value || flag == known;
@@ -327,6 +330,13 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
             options.grab_stiffness_n_per_m = *k;
         } else if (flag == "--screenshot") {
             options.screenshot_path = value;
+        } else if (flag == "--view") {
+            std::optional<BodyView> view = body_view_from_name(value);
+            if (!view) {
+                return bad(std::string("expected ") + kBodyViewNames);
+            }
+            options.view = *view;
+            options.view_given = true;
         } else if (flag == "--size") {
             const size_t x = value.find('x');
             std::optional<int> w = integer_in(value.substr(0, x), L::image_side_px);

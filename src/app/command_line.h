@@ -2,6 +2,7 @@
 // the tests can check every flag and every refusal without a process.
 #pragma once
 
+#include "app/body_view.h"
 #include "app/drag_script.h"
 #include "core/presets.h"
 #include "core/result.h"
@@ -37,6 +38,8 @@ struct Options {
     std::string stats_path;           // --stats FILE.json
     std::string dump_positions_path;  // --dump-positions FILE
     std::string screenshot_path;      // --screenshot FILE.png
+    BodyView view;                    // --view: what is drawn of the bodies
+    bool view_given = false;
     glm::ivec2 size{1280, 720};       // --size WxH: window or offscreen image, pixels
     bool size_given = false;          // --size was on the command line
     std::vector<DragSpec> drags;      // --drag, repeatable

@@ -215,7 +215,8 @@ int run_headless(const Options& options)
         std::cerr << "softbody: --screenshot: not written, a diverged body has no picture\n";
     } else if (!options.screenshot_path.empty()) {
         Result<bool> shot =
-            render_offscreen_screenshot(options.screenshot_path, options.size, *solver);
+            render_offscreen_screenshot(options.screenshot_path, options.size, *solver,
+                                        options.view, params);
         if (shot) {
             std::printf("  screenshot written to %s\n", options.screenshot_path.c_str());
         } else {

@@ -1,10 +1,7 @@
 #include "app/offscreen_screenshot.h"
 
 #include "app/orbit_camera.h"
-#include "core/cpu_solver.h"
-#include "gpu/body_buffers.h"
-#include "gpu/body_colors.h"
-#include "gpu/gpu_solver.h"
+#include "gpu/drawn_bodies.h"
 #include "gpu/offscreen_target.h"
 #include "gpu/png_writer.h"
 #include "gpu/renderer.h"
@@ -12,7 +9,8 @@
 #include <memory>
 
 Result<bool> render_offscreen_screenshot(const std::string& path, glm::ivec2 size,
-                                         const Solver& solver)
+                                         const Solver& solver, const BodyView& view,
+                                         const SimParams& params)
 {
     const ShaderLibrary shaders;
     Result<std::unique_ptr<Renderer>> renderer = Renderer::create(shaders);
@@ -24,9 +22,20 @@ Result<bool> render_offscreen_screenshot(const std::string& path, glm::ivec2 siz
         return Result<bool>::failure(target.error());
     }
 
-    const TetMesh& mesh = solver.mesh();
-    BodyDrawData body{};
-    body.index_count = static_cast<GLsizei>(mesh.surface_triangles.size() * 3);
+    const World& world = solver.world();
+    DrawnBodies drawn(shaders, true);  // a headless context always has compute shaders
+    if (!drawn.note().empty()) {
+        return Result<bool>::failure(drawn.note());
+    }
+    drawn.set_world(world, view.surface);
+    std::vector<LameParameters> lame;
+    RenderOptions options;
+    if (view.strain) {
+        lame = body_lame_parameters(params, world);
+        options.stress_full_scale_pa = view.strain_full_scale_pa.value_or(
+            automatic_full_scale_pa(params, world, std::nullopt));
+    }
+    BodyDrawData body = drawn.draw_data(solver, lame);
     std::vector<glm::vec3> positions;
     solver.read_positions(positions);  // once, to frame the camera and fit the shadow
     body.bounds_min = glm::vec3(INFINITY);
@@ -35,23 +44,6 @@ Result<bool> render_offscreen_screenshot(const std::string& path, glm::ivec2 siz
         body.bounds_min = glm::min(body.bounds_min, p);
         body.bounds_max = glm::max(body.bounds_max, p);
     }
-    std::unique_ptr<BodyBuffers> uploaded;
-    const SurfaceSource source = solver.surface_source();
-    if (source.position_buffer != 0) {
-        body.position_buffer = source.position_buffer;
-        body.normal_buffer = source.normal_buffer;
-        body.triangle_buffer = source.triangle_buffer;
-    } else {
-        uploaded = std::make_unique<BodyBuffers>(mesh);
-        uploaded->upload(*source.positions, *source.normals);
-        body.position_buffer = uploaded->position_buffer();
-        body.normal_buffer = uploaded->normal_buffer();
-        body.triangle_buffer = uploaded->triangle_buffer();
-    }
-
-    const World& world = solver.world();
-    const GlBuffer albedos = make_body_albedo_buffer(world, std::nullopt);
-    body.albedo_buffer = albedos.get();
     renderer.value()->set_obstacles(world.obstacles,
                                     pinned_fixtures(world, world.ground.value_or(true)));
     // Framed on the bodies: a scene's obstacles may stand far from them.
@@ -59,6 +51,6 @@ Result<bool> render_offscreen_screenshot(const std::string& path, glm::ivec2 siz
     camera.frame(body.bounds_min, body.bounds_max);
     target.value()->bind();
     renderer.value()->draw(body, camera.view(static_cast<float>(size.x) / size.y), size,
-                           RenderOptions());
+                           options);
     return write_png(path, size, target.value()->read_rgba());
 }

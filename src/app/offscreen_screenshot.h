@@ -3,6 +3,7 @@
 // as the window would be at start, and the picture is written as PNG.
 #pragma once
 
+#include "app/body_view.h"
 #include "core/result.h"
 #include "core/solver.h"
 
@@ -12,5 +13,8 @@
 
 // Needs a current GL context (the caller's headless one). For a CPU solver
 // the state is uploaded once; a GPU solver's buffers are drawn directly.
+// `view` says what is drawn of the bodies; `params` gives their materials
+// for the strain view.
 Result<bool> render_offscreen_screenshot(const std::string& path, glm::ivec2 size,
-                                         const Solver& solver);
+                                         const Solver& solver, const BodyView& view,
+                                         const SimParams& params);

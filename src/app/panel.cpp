@@ -2,6 +2,7 @@
 
 #include "app/log.h"
 #include "core/scenes.h"
+#include "core/stress_colors.h"
 
 #include <imgui.h>
 
@@ -312,6 +313,84 @@ void render_section(PanelState& s)
     }
 }
 
+// The strain view's colour bar, the colours the renderer paints, with its
+// scale in kPa, and the scale's control.
+void strain_scale(PanelState& s, const Scene& scene)
+{
+    const float full_kpa = strain_full_scale_pa(s, scene) / 1000.0f;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::CalcItemWidth();
+    const float height = ImGui::GetFrameHeight() * 0.6f;
+    constexpr int kSegments = 16;
+    const auto color_at = [](float fraction) {
+        const glm::vec3 c = stress_colors::stress_color_srgb(fraction);
+        return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f));
+    };
+    for (int i = 0; i < kSegments; ++i) {
+        const float a = static_cast<float>(i) / kSegments;
+        const float b = static_cast<float>(i + 1) / kSegments;
+        const ImU32 left = color_at(a);
+        const ImU32 right = color_at(b);
+        draw->AddRectFilledMultiColor(ImVec2(origin.x + a * width, origin.y),
+                                      ImVec2(origin.x + b * width, origin.y + height), left,
+                                      right, right, left);
+    }
+    ImGui::Dummy(ImVec2(width, height));
+    tip("Von Mises stress of the body's own energy (Kirchhoff), smoothed\n"
+        "from its tets to its surface: blue none, red at the top of the\n"
+        "scale and beyond. Shear and stretch show; an even squeeze does not.");
+    ImGui::Text("0");
+    ImGui::SameLine(width * 0.5f - ImGui::GetFontSize());
+    ImGui::Text("%.3g", 0.5f * full_kpa);
+    ImGui::SameLine(width - 2.0f * ImGui::GetFontSize());
+    ImGui::Text("%.3g kPa", full_kpa);
+    bool automatic = !s.view.strain_full_scale_pa.has_value();
+    if (ImGui::Checkbox("Automatic scale", &automatic)) {
+        s.view.strain_full_scale_pa =
+            automatic ? std::nullopt : std::optional<float>(full_kpa * 1000.0f);
+    }
+    tip("Red at a tenth of the selected body's Young's modulus (of the\n"
+        "stiffest body when none is selected): about 10% strain.");
+    if (!automatic) {
+        ImGui::SameLine();
+        float kpa = full_kpa;
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+        if (ImGui::SliderFloat("Top (kPa)", &kpa, 1e-3f, 1e7f, "%.3g",
+                               ImGuiSliderFlags_Logarithmic)) {
+            s.view.strain_full_scale_pa = std::clamp(kpa, 1e-3f, 1e7f) * 1000.0f;
+        }
+        tip("The stress drawn red, in kilopascals.");
+    }
+}
+
+// What is drawn of the bodies: their own surface or the tets', and the
+// strain view.
+void view_controls(PanelState& s, const Scene& scene)
+{
+    const bool available = !scene.loaded() || scene.drawn_bodies().has_drawn_surface();
+    ImGui::BeginDisabled(!available);
+    bool tets = s.view.surface == DrawnSurface::tets;
+    if (ImGui::Checkbox("Tet boundary", &tets)) {
+        s.view.surface = tets ? DrawnSurface::tets : DrawnSurface::own;
+    }
+    tip("Draws the outside of the tets the solver moves instead of each\n"
+        "body's own surface (an OBJ's triangles, carried by the tets they\n"
+        "lie in). The cube, torus and beam are their tets either way.");
+    ImGui::SameLine();
+    ImGui::Checkbox("Strain view (V)", &s.view.strain);
+    tip("Colours the bodies by how hard they are stressed: a grabbed\n"
+        "ear, the beam's root, the bottom of a heap light up.");
+    ImGui::EndDisabled();
+    if (!available) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", scene.drawn_bodies().note().c_str());
+        ImGui::PopTextWrapPos();
+    } else if (s.view.strain && scene.loaded()) {
+        strain_scale(s, scene);
+    }
+}
+
 void stats_section(PanelState& s, const Scene& scene)
 {
     ImGui::Text("%.1f fps, %.1f ms per displayed frame", s.display_fps, s.frame_ms);
@@ -357,7 +436,7 @@ void draw_help(PanelState& s)
         ImGui::End();
         return;
     }
-    constexpr std::array<std::pair<const char*, const char*>, 19> kKeys = {{
+    constexpr std::array<std::pair<const char*, const char*>, 20> kKeys = {{
         {"left drag", "grab the surface and pull; let go to throw"},
         {"wheel while grabbing", "pull the grabbed point nearer or push it away"},
         {"right drag", "orbit the camera"},
@@ -370,6 +449,7 @@ void draw_help(PanelState& s)
         {"G", "follow the selected body (or all) with the camera"},
         {"1 2 3 4", "bunny, cube, torus, beam"},
         {"W", "wireframe"},
+        {"V", "strain view: colours by stress"},
         {"C", "body contact on / off"},
         {"T", "throw a jelly cube along the cursor's ray"},
         {"Del", "delete the selected (last grabbed) body"},
@@ -485,6 +565,7 @@ void draw_panel(PanelState& s, const Scene& scene)
     ImGui::Checkbox("Arena walls", &s.arena);
     tip("Four 1 m walls around the stage, 1 m beyond the bodies (at\n"
         "least 5 m across): thrown bodies bounce back instead of leaving.");
+    view_controls(s, scene);
 
     // Opened when a load starts or fails: the progress and the error are
     // shown there, by the Load button.
@@ -517,4 +598,15 @@ void draw_panel(PanelState& s, const Scene& scene)
     if (s.show_help) {
         draw_help(s);
     }
+}
+
+float strain_full_scale_pa(const PanelState& s, const Scene& scene)
+{
+    if (s.view.strain_full_scale_pa) {
+        return *s.view.strain_full_scale_pa;
+    }
+    if (!scene.loaded()) {
+        return automatic_full_scale_pa(s.params, World{}, std::nullopt);
+    }
+    return automatic_full_scale_pa(s.params, scene.world(), s.selected_body);
 }

@@ -3,6 +3,7 @@
 // acts on the requests it leaves there.
 #pragma once
 
+#include "app/body_view.h"
 #include "app/render_settings.h"
 #include "app/scene.h"
 #include "core/sim_params.h"
@@ -23,6 +24,7 @@ struct PanelState {
     bool show_help = false;  // F1: the keys, over the picture
     bool arena = false;      // walls around the stage keep thrown bodies on it  // the camera follows the selected body (or all of them)
     RenderSettings render;
+    BodyView view;  // own surface or tets, strain colours (V)
     std::string render_note;  // why the settings are what they are (a software renderer)
     float grab_strength_per_kg = kDefaultGrabStrengthPerKg;  // N/m per kg of the grabbed body
     float grab_radius_fraction = kDefaultGrabRadiusFraction;
@@ -82,6 +84,10 @@ struct PanelState {
 };
 
 void draw_panel(PanelState& state, const Scene& scene);
+
+// The stress at the top of the strain view's colour scale, Pa: the panel's
+// own value, or the automatic one for the selected body (body_view.h).
+float strain_full_scale_pa(const PanelState& state, const Scene& scene);
 
 // Adds a sample to a bounded history for the scrolling plot.
 void push_history(std::vector<float>& history, float value, size_t capacity = 240);

@@ -2,13 +2,14 @@
 
 #include "app/scene_file.h"
 #include "core/cpu_solver.h"
-#include "gpu/body_colors.h"
 #include "gpu/gpu_solver.h"
 
 #include <algorithm>
 
 Scene::Scene(ShaderLibrary shaders, bool compute_available)
-    : shaders_(std::move(shaders)), compute_available_(compute_available)
+    : shaders_(std::move(shaders)),
+      compute_available_(compute_available),
+      drawn_(std::make_unique<DrawnBodies>(shaders_, compute_available))
 {
     kind_ = compute_available ? SolverKind::gpu : SolverKind::cpu;
 }
@@ -92,10 +93,10 @@ Result<std::string> Scene::install_world(Result<World> prepared, std::optional<P
     world_ = std::make_shared<const World>(std::move(prepared).value());
     preset_ = preset;
     builtin_scene_ = std::move(scene);
-    highlighted_body_.reset();
     solver_ = std::move(solver).value();
     reset();
-    upload_body_colors();
+    drawn_->set_world(*world_, drawn_surface_);
+    drawn_->set_highlighted(std::nullopt);
     return note;
 }
 
@@ -105,7 +106,6 @@ void Scene::reset()
         return;
     }
     solver_->load(world_);
-    cpu_buffers_ = kind_ == SolverKind::cpu ? std::make_unique<BodyBuffers>(mesh()) : nullptr;
     initial_min_ = glm::vec3(INFINITY);
     initial_max_ = glm::vec3(-INFINITY);
     for (const glm::vec3& p : mesh().rest_positions) {
@@ -135,7 +135,6 @@ Result<bool> Scene::set_solver(SolverKind kind)
     solver_->load(world_);
     solver_->set_state(positions, velocities);
     kind_ = kind;
-    cpu_buffers_ = kind_ == SolverKind::cpu ? std::make_unique<BodyBuffers>(mesh()) : nullptr;
     return true;
 }
 
@@ -149,31 +148,29 @@ void Scene::step_frame(const SimParams& params)
     solver_->step_frame(params);
 }
 
-BodyDrawData Scene::draw_data()
+BodyDrawData Scene::draw_data(const std::vector<LameParameters>& stress_lame)
 {
-    BodyDrawData data{};
     if (!loaded()) {
-        return data;
+        return BodyDrawData{};
     }
-    data.index_count = static_cast<GLsizei>(mesh().surface_triangles.size() * 3);
-    data.albedo_buffer = body_colors_.get();
+    BodyDrawData data = drawn_->draw_data(*solver_, stress_lame);
     // The shadow map is fitted to the region the body started in, padded by
     // the distance it may travel: the body's bounds are not read back.
     const glm::vec3 pad(3.0f, 0.5f, 3.0f);
     data.bounds_min = glm::vec3(initial_min_.x, 0.0f, initial_min_.z) - pad;
     data.bounds_max = initial_max_ + pad;
-    const SurfaceSource source = solver_->surface_source();
-    if (source.position_buffer != 0) {
-        data.position_buffer = source.position_buffer;
-        data.normal_buffer = source.normal_buffer;
-        data.triangle_buffer = source.triangle_buffer;
-        return data;
-    }
-    cpu_buffers_->upload(*source.positions, *source.normals);
-    data.position_buffer = cpu_buffers_->position_buffer();
-    data.normal_buffer = cpu_buffers_->normal_buffer();
-    data.triangle_buffer = cpu_buffers_->triangle_buffer();
     return data;
+}
+
+void Scene::set_drawn_surface(DrawnSurface choice)
+{
+    if (choice == drawn_surface_) {
+        return;
+    }
+    drawn_surface_ = choice;
+    if (loaded()) {
+        drawn_->set_world(*world_, drawn_surface_);
+    }
 }
 
 const std::vector<glm::vec3>& Scene::current_positions() const
@@ -220,15 +217,7 @@ std::optional<Bounds> Scene::current_bounds(std::optional<size_t> body) const
 
 void Scene::set_highlighted_body(std::optional<size_t> body)
 {
-    if (body != highlighted_body_) {
-        highlighted_body_ = body;
-        upload_body_colors();
-    }
-}
-
-void Scene::upload_body_colors()
-{
-    body_colors_ = world_ ? make_body_albedo_buffer(*world_, highlighted_body_) : GlBuffer();
+    drawn_->set_highlighted(body);
 }
 
 Result<std::string> Scene::add_body(BodyDesc body)

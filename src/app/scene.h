@@ -8,7 +8,7 @@
 #include "core/presets.h"
 #include "core/solver.h"
 #include "core/surface_mesh.h"
-#include "gpu/body_buffers.h"
+#include "gpu/drawn_bodies.h"
 #include "gpu/renderer.h"
 #include "gpu/shader_library.h"
 
@@ -73,9 +73,14 @@ public:
     Solver& solver() { return *solver_; }
     const Solver& solver() const { return *solver_; }
 
-    // The buffers to draw. For the CPU solver this uploads its state.
-    // Without a body (the first file still loading): nothing, an empty stage.
-    BodyDrawData draw_data();
+    // The buffers to draw (DrawnBodies). For the CPU solver this uploads its
+    // state. `stress_lame`, one pair per body, asks for the strain view's
+    // stress. Without a body (the first file still loading): nothing.
+    BodyDrawData draw_data(const std::vector<LameParameters>& stress_lame = {});
+    // Each body's own surface, or the tets' boundary (rebuilt at once).
+    void set_drawn_surface(DrawnSurface choice);
+    DrawnSurface drawn_surface() const { return drawn_surface_; }
+    const DrawnBodies& drawn_bodies() const { return *drawn_; }
 
     // Whether there is a body. Until the first load ends there is none, and
     // only loaded(), draw_data(), set_solver() and the loads may be called.
@@ -116,9 +121,6 @@ private:
     Result<std::string> rebuild_world(std::vector<BodyDesc> bodies,
                                       const std::vector<size_t>& kept,
                                       std::optional<std::vector<Obstacle>> obstacles = {});
-    // Each body its own colour (one body keeps the renderer's), brighter
-    // when highlighted.
-    void upload_body_colors();
 
     ShaderLibrary shaders_;
     bool compute_available_;
@@ -127,10 +129,9 @@ private:
     std::optional<std::string> builtin_scene_;
     SolverKind kind_ = SolverKind::cpu;
     std::shared_ptr<const World> world_;
-    GlBuffer body_colors_;  // vec4 per vertex; none for a single body
-    std::optional<size_t> highlighted_body_;
     std::unique_ptr<Solver> solver_;
-    std::unique_ptr<BodyBuffers> cpu_buffers_;  // only while the CPU solver runs
+    DrawnSurface drawn_surface_ = DrawnSurface::own;
+    std::unique_ptr<DrawnBodies> drawn_;  // what the renderer gets of the bodies
     glm::vec3 initial_min_{0.0f};
     glm::vec3 initial_max_{0.0f};
     mutable std::vector<glm::vec3> read_back_;  // current_positions on the GPU solver

@@ -219,6 +219,10 @@ void WindowApp::start()
     start_from_remembered_settings();
     std::snprintf(panel_.mesh_path, sizeof panel_.mesh_path, "%s", options_.mesh_path.c_str());
     panel_.mesh_resolution = options_.mesh_resolution;
+    panel_.view = options_.view;
+    if (!scene_.drawn_bodies().note().empty()) {
+        spdlog::warn("{}", scene_.drawn_bodies().note());
+    }
     if (Result<std::unique_ptr<Renderer>> created = Renderer::create(shaders_); created) {
         renderer_ = std::move(created).value();
     } else {
@@ -468,6 +472,7 @@ void WindowApp::handle_key(int key)
     case GLFW_KEY_SPACE: panel_.paused = !panel_.paused; break;
     case GLFW_KEY_N: panel_.step_requested = true; break;
     case GLFW_KEY_W: panel_.wireframe = !panel_.wireframe; break;
+    case GLFW_KEY_V: panel_.view.strain = !panel_.view.strain; break;
     case GLFW_KEY_C: panel_.params.body_contact = !panel_.params.body_contact; break;
     case GLFW_KEY_T: panel_.throw_requested = true; break;
     case GLFW_KEY_DELETE: panel_.remove_requested = true; break;
@@ -667,13 +672,19 @@ bool WindowApp::draw(const CameraView& view, glm::ivec2 framebuffer, glm::ivec2 
         RenderOptions render_options;
         render_options.wireframe = panel_.wireframe;
         render_options.soft_shadows = panel_.render.soft_shadows;
-        const BodyDrawData body = scene_.draw_data();
+        scene_.set_drawn_surface(panel_.view.surface);
+        std::vector<LameParameters> stress_lame;
+        if (panel_.view.strain && scene_.loaded() && scene_.drawn_bodies().has_drawn_surface()) {
+            stress_lame = body_lame_parameters(panel_.params, scene_.world());
+            render_options.stress_full_scale_pa = strain_full_scale_pa(panel_, scene_);
+        }
+        const BodyDrawData body = scene_.draw_data(stress_lame);
         renderer_->draw(body, view, picture, render_options);
         const float pixel_scale = static_cast<float>(picture.y) / window_size.y;
         if (grab_overlay_ && mouse_grab_.active()) {
-            grab_overlay_->draw(body.position_buffer, mouse_grab_.grab(), view, pixel_scale);
+            grab_overlay_->draw(body.simulation_positions, mouse_grab_.grab(), view, pixel_scale);
         } else if (grab_overlay_ && drags_.current()) {
-            grab_overlay_->draw(body.position_buffer, *drags_.current(), view, pixel_scale);
+            grab_overlay_->draw(body.simulation_positions, *drags_.current(), view, pixel_scale);
         }
     } else {
         glClearColor(0.1f, 0.1f, 0.12f, 1.0f);

@@ -13,6 +13,7 @@ namespace {
 // development machine; a test checks that it still matches what the
 // tetrahedralizer makes.
 constexpr const char* kBunnyTetFile = "bunny.tet";
+constexpr const char* kBunnySurfaceFile = "bunny.obj";
 constexpr float kBunnyLongestSide_m = 0.6f;  // its length, nose to tail; 0.58 m tall
 constexpr float kBunnyDropHeight_m = 0.25f;
 constexpr float kBunnyTilt_rad = 0.12f;      // about 7 degrees: it lands and stays upright
@@ -35,6 +36,12 @@ Result<TetMeshDesc> make_bunny_mesh(bool upright)
         return mesh;
     }
     mesh.value().name = "bunny";
+    // The scanned surface the tets were made from, drawn in their place.
+    Result<SurfaceMesh> surface = load_obj_surface(asset_directory() + "/" + kBunnySurfaceFile);
+    if (!surface) {
+        return Result<TetMeshDesc>::failure(surface.error());
+    }
+    mesh.value().skin = std::make_shared<const SurfaceMesh>(std::move(surface).value());
     const Result<bool> placed =
         place_above_ground(mesh.value(), kBunnyLongestSide_m, kBunnyDropHeight_m,
                            upright ? 0.0f : kBunnyTilt_rad);

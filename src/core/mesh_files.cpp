@@ -35,7 +35,11 @@ Result<TetMeshDesc> read_mesh_file(const std::string& path, const Tetrahedralize
         if (load_cancelled(options.progress)) {
             return Result<TetMeshDesc>::failure(load_cancelled_message(path));
         }
-        return tetrahedralize(surface.value(), options, path);
+        Result<TetMeshDesc> tets = tetrahedralize(surface.value(), options, path);
+        if (tets) {
+            tets.value().skin = std::make_shared<const SurfaceMesh>(std::move(surface).value());
+        }
+        return tets;
     }
     if (ext == ".node" || ext == ".ele") {
         return load_tetgen_files(path);
@@ -106,5 +110,12 @@ Result<bool> place_above_ground(TetMeshDesc& mesh, float target_size_m, float lo
     for (size_t v = 0; v < placed.size(); ++v) {
         mesh.positions[v] = glm::vec3(placed[v]);
     }
+    // The drawn surface goes where the tets go. It lies within the tets'
+    // bounds give or take a cell, so it stays finite where they do.
+    mesh.skin = moved_surface(mesh.skin, [&](const glm::vec3& p) {
+        glm::dvec3 q = rotation * ((glm::dvec3(p) - centre) * scale);
+        q.y += lift;
+        return glm::vec3(q);
+    });
     return true;
 }

@@ -29,6 +29,11 @@ void tilt_and_lift(TetMeshDesc& desc, float angle_rad, glm::vec3 axis, float low
     for (glm::vec3& p : desc.positions) {
         p.y += lowest_y_m - lowest;
     }
+    desc.skin = moved_surface(desc.skin, [&](const glm::vec3& p) {
+        glm::vec3 q = centroid + rotation * (p - centroid);
+        q.y += lowest_y_m - lowest;
+        return q;
+    });
 }
 
 // Shirley & Chiu 1997 concentric map from the square [-1,1]^2 to the unit

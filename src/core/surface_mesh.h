@@ -7,6 +7,7 @@
 
 #include <glm/glm.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,3 +43,19 @@ struct Bounds {
 
 // Axis-aligned bounds of the vertices that the triangles use.
 Bounds surface_bounds(const SurfaceMesh& surface);
+
+// A copy of `surface` with every vertex moved by `place` (a placement of the
+// body it belongs to); null stays null.
+template <typename Place>
+std::shared_ptr<const SurfaceMesh> moved_surface(const std::shared_ptr<const SurfaceMesh>& surface,
+                                                 Place&& place)
+{
+    if (!surface) {
+        return nullptr;
+    }
+    auto moved = std::make_shared<SurfaceMesh>(*surface);
+    for (glm::vec3& p : moved->positions) {
+        p = place(p);
+    }
+    return moved;
+}

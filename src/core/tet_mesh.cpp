@@ -26,7 +26,8 @@ double signed_rest_volume(const std::vector<glm::vec3>& x, const glm::uvec4& t)
     return glm::determinant(Dm) / 6.0;
 }
 
-// Every vertex's list of slots, in ascending slot order.
+}  // namespace
+
 Csr build_csr(size_t rows, const std::vector<uint32_t>& row_of_entry)
 {
     Csr csr;
@@ -42,8 +43,6 @@ Csr build_csr(size_t rows, const std::vector<uint32_t>& row_of_entry)
     }
     return csr;
 }
-
-}  // namespace
 
 std::vector<glm::uvec3> boundary_triangles(const std::vector<glm::uvec4>& tets)
 {
@@ -201,6 +200,7 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc, LoadProgress* progress
     const double min_volume = kDegenerateVolumeFraction * extent.x * extent.y * extent.z;
     TetMesh mesh;
     mesh.name = desc.name;
+    mesh.skin = desc.skin;
     std::vector<glm::uvec4> kept;
     kept.reserve(desc.tets.size());
     const std::vector<uint8_t> repeated = repeated_tets(desc.tets);

@@ -6,10 +6,12 @@
 
 #include "core/load_progress.h"
 #include "core/result.h"
+#include "core/surface_mesh.h"
 
 #include <glm/glm.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,10 @@ struct TetMeshDesc {
     std::vector<glm::vec3> positions;        // metres
     std::vector<glm::uvec4> tets;            // indices into positions
     std::vector<uint32_t> pinned_vertices;   // indices into positions
+    // The surface the tets were made from (an OBJ's own triangles), in the
+    // same frame as `positions` and moved with them; null when there is none
+    // (a lattice preset, a TetGen or .tet file). The window draws it.
+    std::shared_ptr<const SurfaceMesh> skin;
 };
 
 // Compressed sparse rows: the entries of row r are
@@ -31,6 +37,10 @@ struct Csr {
     uint32_t begin(size_t row) const { return offsets[row]; }
     uint32_t end(size_t row) const { return offsets[row + 1]; }
 };
+
+// The rows of entries 0 .. n-1 given each entry's row, every row's entries
+// in ascending order.
+Csr build_csr(size_t rows, const std::vector<uint32_t>& row_of_entry);
 
 struct TetMesh {
     std::string name;
@@ -49,6 +59,7 @@ struct TetMesh {
 
     // Boundary, counter-clockwise seen from outside, in simulation indices.
     std::vector<glm::uvec3> surface_triangles;
+    std::shared_ptr<const SurfaceMesh> skin;  // TetMeshDesc::skin, unchanged
 
     Csr vertex_tet_corners;  // vertex -> slots (tet * 4 + corner)
     Csr vertex_triangles;    // vertex -> surface triangles

@@ -73,6 +73,7 @@ Result<World> assemble_world(const WorldDesc& desc, LoadProgress* progress)
     all.name = desc.name;
     std::vector<uint32_t> first_source_vertex;
     std::vector<glm::vec3> source_velocity;
+    std::vector<std::shared_ptr<const SurfaceMesh>> skins;  // per body, placed
     for (size_t b = 0; b < desc.bodies.size(); ++b) {
         const BodyDesc& body = desc.bodies[b];
         if (body.mesh.positions.empty() || body.mesh.tets.empty()) {
@@ -98,6 +99,9 @@ Result<World> assemble_world(const WorldDesc& desc, LoadProgress* progress)
         for (const glm::uvec4& t : body.mesh.tets) {
             all.tets.push_back(t + glm::uvec4(offset));
         }
+        skins.push_back(moved_surface(body.mesh.skin, [&](const glm::vec3& p) {
+            return glm::vec3(target + rotation * (glm::dvec3(p) - centre));
+        }));
         if (body.pinned) {
             for (uint32_t v : body.mesh.pinned_vertices) {
                 all.pinned_vertices.push_back(v + offset);
@@ -137,6 +141,7 @@ Result<World> assemble_world(const WorldDesc& desc, LoadProgress* progress)
         body.name = desc.bodies[b].mesh.name;
         body.preset = desc.bodies[b].preset;
         body.material = desc.bodies[b].material;
+        body.skin = skins[b];
     }
     const auto count_ranges = [&](size_t items, auto body_of, auto first, auto count) {
         for (size_t i = items; i-- > 0;) {
@@ -173,6 +178,7 @@ std::shared_ptr<const World> single_body_world(std::shared_ptr<const TetMesh> me
     body.vertex_count = nv;
     body.tet_count = nt;
     body.triangle_count = nf;
+    body.skin = mesh->skin;
     world->bodies.push_back(body);
     world->vertex_body.assign(nv, 0);
     world->tet_body.assign(nt, 0);
@@ -191,6 +197,7 @@ std::vector<BodyDesc> placed_body_descs(const World& world)
         desc.mesh.name = body.name;
         desc.preset = body.preset;
         desc.material = body.material;
+        desc.mesh.skin = body.skin;  // placed already, like the rest positions
         const uint32_t first = body.first_vertex;
         desc.mesh.positions.assign(mesh.rest_positions.begin() + first,
                                    mesh.rest_positions.begin() + first + body.vertex_count);

@@ -52,6 +52,8 @@ struct WorldBody {
     uint32_t tet_count = 0;
     uint32_t first_triangle = 0;  // surface triangles
     uint32_t triangle_count = 0;
+    // The surface it was made from, placed with its rest shape; null: none.
+    std::shared_ptr<const SurfaceMesh> skin;
 };
 
 struct World {

@@ -29,13 +29,19 @@ BodyBuffers::BodyBuffers(const TetMesh& mesh)
     staging_.resize(mesh.vertex_count());
 }
 
-void BodyBuffers::upload(const std::vector<glm::vec3>& positions,
-                         const std::vector<glm::vec3>& normals)
+void BodyBuffers::upload_positions(const std::vector<glm::vec3>& positions)
 {
     const GLsizeiptr bytes = static_cast<GLsizeiptr>(staging_.size() * sizeof(glm::vec4));
     for (size_t i = 0; i < staging_.size(); ++i) staging_[i] = glm::vec4(positions[i], 1.0f);
     glBindBuffer(GL_ARRAY_BUFFER, positions_.get());
     glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, staging_.data());
+}
+
+void BodyBuffers::upload(const std::vector<glm::vec3>& positions,
+                         const std::vector<glm::vec3>& normals)
+{
+    upload_positions(positions);
+    const GLsizeiptr bytes = static_cast<GLsizeiptr>(staging_.size() * sizeof(glm::vec4));
     for (size_t i = 0; i < staging_.size(); ++i) staging_[i] = glm::vec4(normals[i], 0.0f);
     glBindBuffer(GL_ARRAY_BUFFER, normals_.get());
     glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, staging_.data());

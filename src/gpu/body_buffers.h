@@ -15,6 +15,8 @@ class BodyBuffers {
 public:
     explicit BodyBuffers(const TetMesh& mesh);
     void upload(const std::vector<glm::vec3>& positions, const std::vector<glm::vec3>& normals);
+    // The positions alone, when the drawn surface makes its own normals.
+    void upload_positions(const std::vector<glm::vec3>& positions);
 
     GLuint position_buffer() const { return positions_.get(); }
     GLuint normal_buffer() const { return normals_.get(); }

@@ -11,11 +11,12 @@ constexpr size_t kColors = sizeof kPalette / sizeof kPalette[0];
 
 }  // namespace
 
-std::vector<glm::vec4> body_albedos(const World& world, std::optional<size_t> highlighted)
+std::vector<glm::vec4> body_albedos(const std::vector<uint32_t>& vertex_body,
+                                    std::optional<size_t> highlighted)
 {
-    std::vector<glm::vec4> colors(world.mesh->vertex_count());
+    std::vector<glm::vec4> colors(vertex_body.size());
     for (size_t v = 0; v < colors.size(); ++v) {
-        const size_t body = world.vertex_body[v];
+        const size_t body = vertex_body[v];
         glm::vec3 c = kPalette[body % kColors];
         if (highlighted == body) {
             c = glm::mix(c, glm::vec3(1.0f), 0.45f);
@@ -25,12 +26,13 @@ std::vector<glm::vec4> body_albedos(const World& world, std::optional<size_t> hi
     return colors;
 }
 
-GlBuffer make_body_albedo_buffer(const World& world, std::optional<size_t> highlighted)
+GlBuffer make_body_albedo_buffer(const std::vector<uint32_t>& vertex_body, size_t body_count,
+                                 std::optional<size_t> highlighted)
 {
-    if (world.body_count() < 2) {
+    if (body_count < 2) {
         return GlBuffer();
     }
-    const std::vector<glm::vec4> colors = body_albedos(world, highlighted);
+    const std::vector<glm::vec4> colors = body_albedos(vertex_body, highlighted);
     GlBuffer buffer = make_buffer();
     glBindBuffer(GL_ARRAY_BUFFER, buffer.get());
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(colors.size() * sizeof(glm::vec4)),

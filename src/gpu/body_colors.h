@@ -11,9 +11,12 @@
 #include <optional>
 #include <vector>
 
-// Linear RGB per mesh vertex (w = 1).
-std::vector<glm::vec4> body_albedos(const World& world, std::optional<size_t> highlighted);
+// Linear RGB per vertex (w = 1), given each vertex's body: the world's
+// vertex_body, or a drawn surface's (render_surface.h).
+std::vector<glm::vec4> body_albedos(const std::vector<uint32_t>& vertex_body,
+                                    std::optional<size_t> highlighted);
 
 // The same in a new GL array buffer; none (0) for a world of one body,
 // which keeps the renderer's body colour.
-GlBuffer make_body_albedo_buffer(const World& world, std::optional<size_t> highlighted);
+GlBuffer make_body_albedo_buffer(const std::vector<uint32_t>& vertex_body, size_t body_count,
+                                 std::optional<size_t> highlighted);

@@ -117,6 +117,9 @@ Result<std::unique_ptr<Renderer>> Renderer::create(const ShaderLibrary& shaders)
         *spec.program = std::move(program).value();
     }
 
+    renderer->stress_per_pa_location_ =
+        glGetUniformLocation(renderer->surface_program_.get(), "u_stress_per_pa");
+
     Result<std::unique_ptr<ShadowMap>> shadow_map = ShadowMap::create(kDefaultShadowMapTexels);
     if (!shadow_map) {
         return R::failure(shadow_map.error());
@@ -203,7 +206,7 @@ void Renderer::draw(const BodyDrawData& body, const CameraView& camera,
     if (has_body) {
         glBindVertexArray(body_vertex_array_.get());
         glBindBuffer(GL_ARRAY_BUFFER, body.position_buffer);
-        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 16, nullptr);
+        glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 16, nullptr);
         glEnableVertexAttribArray(0);
         glBindBuffer(GL_ARRAY_BUFFER, body.normal_buffer);
         glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 16, nullptr);
@@ -310,7 +313,10 @@ void Renderer::draw_body(const BodyDrawData& body, const RenderOptions& options)
         glPolygonOffset(1.0f, 1.0f);
     }
     glUseProgram(surface_program_.get());
+    const float full_scale = options.stress_full_scale_pa;
+    glUniform1f(stress_per_pa_location_, full_scale > 0.0f ? 1.0f / full_scale : 0.0f);
     glDrawElements(GL_TRIANGLES, body.index_count, GL_UNSIGNED_INT, nullptr);
+    glUniform1f(stress_per_pa_location_, 0.0f);  // the obstacles keep their grey
     glDisable(GL_POLYGON_OFFSET_FILL);
 
     if (options.wireframe) {

@@ -25,7 +25,7 @@
 
 // The simulation's own GPU buffers, drawn directly (no copies).
 struct BodyDrawData {
-    GLuint position_buffer = 0;  // vec4 per vertex (xyz = position in metres, w unused), stride 16 bytes
+    GLuint position_buffer = 0;  // vec4 per vertex (xyz = position in metres, w = stress in Pa for the strain view), stride 16 bytes
     GLuint normal_buffer = 0;    // vec4 per vertex (xyz = unit normal), stride 16 bytes
     GLuint triangle_buffer = 0;  // uint32 indices, 3 per surface triangle, counter-clockwise seen from outside
     GLsizei index_count = 0;     // 3 * triangles
@@ -36,6 +36,9 @@ struct BodyDrawData {
     // vec4 per vertex, linear RGB albedo (each body its own colour); 0: every
     // vertex takes RenderOptions::body_color.
     GLuint albedo_buffer = 0;
+    // The solver's vec4 per simulation vertex (the grab overlay reads it);
+    // position_buffer may be the drawn surface's instead.
+    GLuint simulation_positions = 0;
 };
 
 // The shadow map's side in texels when nothing else is asked for.
@@ -47,6 +50,9 @@ struct RenderOptions {
     // bilinear compare (much cheaper on a software renderer).
     bool soft_shadows = true;
     glm::vec3 body_color{0.95f, 0.45f, 0.25f};     // sRGB, as a colour picker shows it
+    // The strain view: > 0 colours the bodies by the stress in their
+    // positions' w, this many pascals at the top of the scale; 0: by colour.
+    float stress_full_scale_pa = 0.0f;
 };
 
 class Renderer {
@@ -84,6 +90,7 @@ private:
     GlProgram sky_program_;
     GlProgram ground_program_;
     GlProgram surface_program_;
+    GLint stress_per_pa_location_ = -1;  // surface_program_'s u_stress_per_pa
     GlProgram wire_program_;
     GlProgram shadow_program_;
     GlVertexArray body_vertex_array_;

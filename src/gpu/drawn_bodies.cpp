@@ -1,0 +1,84 @@
+#include "gpu/drawn_bodies.h"
+
+#include "gpu/body_colors.h"
+
+DrawnBodies::DrawnBodies(const ShaderLibrary& shaders, bool compute_available)
+{
+    if (!compute_available) {
+        note_ = "drawing the tets' boundary: this OpenGL has no compute shaders for the drawn "
+                "surface";
+        return;
+    }
+    Result<std::unique_ptr<SurfaceSkin>> skin = SurfaceSkin::create(shaders);
+    if (!skin) {
+        note_ = "drawing the tets' boundary: " + skin.error();
+        return;
+    }
+    skin_ = std::move(skin).value();
+}
+
+void DrawnBodies::set_world(const World& world, DrawnSurface choice)
+{
+    mesh_ = world.mesh;
+    body_count_ = world.body_count();
+    uploaded_.reset();
+    if (skin_) {
+        skin_->set_surface(world, build_render_surface(world, choice));
+        vertex_body_ = skin_->surface().body;
+    } else {
+        vertex_body_ = world.vertex_body;
+    }
+    upload_colors();
+}
+
+void DrawnBodies::set_highlighted(std::optional<size_t> body)
+{
+    if (body != highlighted_) {
+        highlighted_ = body;
+        upload_colors();
+    }
+}
+
+void DrawnBodies::upload_colors()
+{
+    colors_ = make_body_albedo_buffer(vertex_body_, body_count_, highlighted_);
+}
+
+BodyDrawData DrawnBodies::draw_data(const Solver& solver,
+                                    const std::vector<LameParameters>& stress_lame)
+{
+    BodyDrawData data{};
+    if (!mesh_) {
+        return data;
+    }
+    data.albedo_buffer = colors_.get();
+    const SurfaceSource source = solver.surface_source();
+    if (source.position_buffer != 0) {
+        data.simulation_positions = source.position_buffer;
+        data.position_buffer = source.position_buffer;
+        data.normal_buffer = source.normal_buffer;
+        data.triangle_buffer = source.triangle_buffer;
+    } else {
+        if (!uploaded_) {
+            uploaded_ = std::make_unique<BodyBuffers>(*mesh_);
+        }
+        if (skin_) {
+            uploaded_->upload_positions(*source.positions);
+        } else {
+            uploaded_->upload(*source.positions, *source.normals);
+        }
+        data.simulation_positions = uploaded_->position_buffer();
+        data.position_buffer = uploaded_->position_buffer();
+        data.normal_buffer = uploaded_->normal_buffer();
+        data.triangle_buffer = uploaded_->triangle_buffer();
+    }
+    data.index_count = static_cast<GLsizei>(mesh_->surface_triangles.size() * 3);
+    if (skin_) {
+        skin_->update(data.simulation_positions, stress_lame);
+        data.position_buffer = skin_->position_buffer();
+        data.normal_buffer = skin_->normal_buffer();
+        data.triangle_buffer = skin_->triangle_buffer();
+        data.index_count = static_cast<GLsizei>(skin_->index_count());
+    }
+    return data;
+}
