@@ -27,6 +27,8 @@ TEST(WindowSettings, ReadBackAsWritten)
     s.wireframe = true;
     s.follow = true;
     s.arena = true;
+    s.tet_boundary = true;
+    s.strain_view = true;
     const std::string text = settings_to_json(s);
     EXPECT_NE(text.find("\"air_damping_per_s\": 0.3,"), std::string::npos) << text;
     std::vector<std::string> skipped;
@@ -52,6 +54,7 @@ TEST(WindowSettings, ReadBackAsWritten)
     EXPECT_EQ(r.grab_strength_per_kg, 2.0e3f);
     EXPECT_EQ(r.grab_radius_fraction, 0.35f);
     EXPECT_TRUE(r.wireframe && r.follow && r.arena);
+    EXPECT_TRUE(r.tet_boundary && r.strain_view);
 }
 
 TEST(WindowSettings, BrokenOrHandEditedFilesAreReadAsFarAsTheyMakeSense)
@@ -134,6 +137,33 @@ TEST(RememberedSettings, TheCommandLineWinsForItsRunAndIsNotRemembered)
     panel.params.substeps = 12;  // changed in the panel: remembered
     left = settings_to_remember(panel, options, before, SolverKind::gpu, std::nullopt, false);
     EXPECT_EQ(left.params.substeps, 12);
+}
+
+TEST(RememberedSettings, TheViewFromTheCommandLineIsThisRunsOnly)
+{
+    WindowSettings before;
+    before.tet_boundary = true;
+    Options options;
+    PanelState panel;
+    apply_remembered_settings(before, options, false, panel);
+    EXPECT_EQ(panel.view.surface, DrawnSurface::tets);
+    EXPECT_FALSE(panel.view.strain);
+
+    options.view = *body_view_from_name("strain");  // --view strain
+    options.view_given = true;
+    panel = PanelState{};
+    panel.view = options.view;
+    apply_remembered_settings(before, options, false, panel);
+    EXPECT_TRUE(panel.view.strain);
+    EXPECT_EQ(panel.view.surface, DrawnSurface::own);
+    WindowSettings left =
+        settings_to_remember(panel, options, before, SolverKind::gpu, std::nullopt, false);
+    EXPECT_TRUE(left.tet_boundary) << "the file keeps what it had";
+    EXPECT_FALSE(left.strain_view);
+    panel.view.strain = false;  // switched off in the panel: remembered
+    left = settings_to_remember(panel, options, before, SolverKind::gpu, std::nullopt, false);
+    EXPECT_FALSE(left.strain_view);
+    EXPECT_FALSE(left.tet_boundary);
 }
 
 TEST(RememberedSettings, WhatTheMachineChoosesByItselfIsNotRemembered)

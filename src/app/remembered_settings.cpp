@@ -58,6 +58,10 @@ std::optional<SolverKind> apply_remembered_settings(const WindowSettings& s,
     panel.wireframe = s.wireframe;
     panel.follow = s.follow;
     panel.arena = s.arena;
+    if (!options.view_given) {
+        panel.view.surface = s.tet_boundary ? DrawnSurface::tets : DrawnSurface::own;
+        panel.view.strain = s.strain_view;
+    }
     if (options.solver || !s.solver) {
         return std::nullopt;
     }
@@ -97,6 +101,17 @@ WindowSettings settings_to_remember(const PanelState& panel, const Options& opti
     s.wireframe = panel.wireframe;
     s.follow = panel.follow;
     s.arena = panel.arena;
+    // --view's choice, left as it was, is this run's only.
+    const bool view_as_given = options.view_given &&
+                               panel.view.surface == options.view.surface &&
+                               panel.view.strain == options.view.strain;
+    if (view_as_given && before) {
+        s.tet_boundary = before->tet_boundary;
+        s.strain_view = before->strain_view;
+    } else if (!view_as_given) {
+        s.tet_boundary = panel.view.surface == DrawnSurface::tets;
+        s.strain_view = panel.view.strain;
+    }
     return s;
 }
 
@@ -119,6 +134,7 @@ std::optional<SolverKind> restore_default_settings(PanelState& panel, const Opti
     panel.wireframe = false;
     panel.follow = false;
     panel.arena = false;
+    panel.view = BodyView{};
     const SolverKind own = own_solver(software_renderer);
     return current == own ? std::nullopt : std::optional<SolverKind>(own);
 }

@@ -85,6 +85,8 @@ std::string settings_to_json(const WindowSettings& s)
     out["wireframe"] = s.wireframe;
     out["follow"] = s.follow;
     out["arena"] = s.arena;
+    out["tet_boundary"] = s.tet_boundary;
+    out["strain_view"] = s.strain_view;
     return out.dump(2) + "\n";
 }
 
@@ -142,6 +144,8 @@ Result<WindowSettings> settings_from_json(const std::string& text, const WindowS
     read(in, "wireframe", s.wireframe, skipped);
     read(in, "follow", s.follow, skipped);
     read(in, "arena", s.arena, skipped);
+    read(in, "tet_boundary", s.tet_boundary, skipped);
+    read(in, "strain_view", s.strain_view, skipped);
 
     // Whatever was typed into the file, within the limits the panel keeps.
     s.params = sanitized(s.params);

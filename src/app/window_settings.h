@@ -32,6 +32,8 @@ struct WindowSettings {
     bool wireframe = false;
     bool follow = false;
     bool arena = false;
+    bool tet_boundary = false;  // the tets' boundary drawn instead of each body's own surface
+    bool strain_view = false;
 };
 
 // The folder: $XDG_CONFIG_HOME/softbody, else $HOME/.config/softbody; empty
