@@ -17,10 +17,14 @@ void main()
              w.z * simulation_positions[c.z].xyz + w.w * simulation_positions[c.w].xyz;
     float stress = 0.0f;
     if (u_stress_on != 0u) {
-        // Clamped: outside its tet a vertex extrapolates, and the stress may
-        // not go below zero there.
-        stress = max(w.x * vertex_stress[c.x] + w.y * vertex_stress[c.y] +
-                     w.z * vertex_stress[c.z] + w.w * vertex_stress[c.w], 0.0f);
+        // A blend of the tet's corners only: a vertex beyond its tet
+        // drops the negative weights (rescaled to sum 1), since extending
+        // the stress as the position is extended would invent values,
+        // negative ones too.
+        vec4 inside = max(w, vec4(0.0f));
+        inside /= inside.x + inside.y + inside.z + inside.w;
+        stress = inside.x * vertex_stress[c.x] + inside.y * vertex_stress[c.y] +
+                 inside.z * vertex_stress[c.z] + inside.w * vertex_stress[c.w];
     }
     drawn_positions[i] = vec4(p, stress);
 }

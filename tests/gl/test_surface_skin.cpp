@@ -37,7 +37,8 @@ std::vector<glm::vec4> read_vec4s(GLuint buffer, size_t count)
 }
 
 // The stress the strain view should show at every drawn vertex: each tet's
-// von Mises stress, averaged over a vertex's tets, interpolated, at least 0.
+// von Mises stress, averaged over a vertex's tets, blended over the tet's
+// corners with the negative weights dropped.
 std::vector<float> reference_stress(const World& world, const RenderSurface& surface,
                                     const std::vector<glm::vec3>& x, const LameParameters& lame)
 {
@@ -61,10 +62,10 @@ std::vector<float> reference_stress(const World& world, const RenderSurface& sur
     std::vector<float> drawn(surface.vertex_count());
     for (size_t i = 0; i < drawn.size(); ++i) {
         const glm::uvec4 c = surface.corners[i];
-        const glm::vec4 w = surface.weights[i];
-        drawn[i] = std::max(w.x * vertex_stress[c.x] + w.y * vertex_stress[c.y] +
-                                w.z * vertex_stress[c.z] + w.w * vertex_stress[c.w],
-                            0.0f);
+        glm::vec4 w = glm::max(surface.weights[i], glm::vec4(0.0f));
+        w /= w.x + w.y + w.z + w.w;
+        drawn[i] = w.x * vertex_stress[c.x] + w.y * vertex_stress[c.y] +
+                   w.z * vertex_stress[c.z] + w.w * vertex_stress[c.w];
     }
     return drawn;
 }
