@@ -40,6 +40,8 @@ public:
 
     // The grab the script holds now, if any (for drawing it).
     const std::optional<Grab>& current() const { return current_; }
+    // Whether there is any drag to play.
+    bool any() const { return !drags_.empty(); }
 
 private:
     std::vector<DragSpec> drags_;

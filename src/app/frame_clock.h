@@ -13,10 +13,13 @@
 #include <algorithm>
 #include <cmath>
 
+// Wall time a displayed frame gives the simulation, by default.
+inline constexpr double kSimulationBudgetS = 0.030;
+
 class FrameClock {
 public:
     explicit FrameClock(double step_s = 1.0 / 60.0, int max_steps_per_frame = 4,
-                        double simulation_budget_s = 0.030)
+                        double simulation_budget_s = kSimulationBudgetS)
         : step_s_(step_s > 0.0 ? step_s : 1.0 / 60.0),
           max_steps_(std::max(max_steps_per_frame, 1)),
           budget_s_(std::max(simulation_budget_s, 0.0))

@@ -35,7 +35,7 @@ Result<bool> render_offscreen_screenshot(const std::string& path, glm::ivec2 siz
         options.stress_full_scale_pa = view.strain_full_scale_pa.value_or(
             automatic_full_scale_pa(params, world, std::nullopt));
     }
-    BodyDrawData body = drawn.draw_data(solver, lame);
+    BodyDrawData body = drawn.draw_data(solver.surface_source(), lame);
     std::vector<glm::vec3> positions;
     solver.read_positions(positions);  // once, to frame the camera and fit the shadow
     body.bounds_min = glm::vec3(INFINITY);

@@ -5,6 +5,8 @@
 #include "gpu/gpu_solver.h"
 
 #include <algorithm>
+#include <cassert>
+#include <chrono>
 
 Scene::Scene(ShaderLibrary shaders, bool compute_available)
     : shaders_(std::move(shaders)),
@@ -64,6 +66,7 @@ Result<std::string> Scene::install_body(Result<TetMesh> prepared, std::optional<
 Result<std::string> Scene::install_world(Result<World> prepared, std::optional<PresetId> preset,
                                          std::optional<std::string> scene)
 {
+    finish_steps();
     if (!prepared) {
         return Result<std::string>::failure(prepared.error());
     }
@@ -105,6 +108,7 @@ void Scene::reset()
     if (!loaded()) {
         return;
     }
+    finish_steps();
     solver_->load(world_);
     initial_min_ = glm::vec3(INFINITY);
     initial_max_ = glm::vec3(-INFINITY);
@@ -116,6 +120,7 @@ void Scene::reset()
 
 Result<bool> Scene::set_solver(SolverKind kind)
 {
+    finish_steps();
     if (kind == kind_ && solver_) {
         return true;
     }
@@ -140,12 +145,32 @@ Result<bool> Scene::set_solver(SolverKind kind)
 
 Result<bool> Scene::reload_shaders()
 {
+    finish_steps();
     return solver_->reload_shaders();
 }
 
 void Scene::step_frame(const SimParams& params)
 {
+    finish_steps();
     solver_->step_frame(params);
+}
+
+void Scene::start_steps(std::vector<SimParams> frames)
+{
+    assert(kind_ == SolverKind::cpu && loaded() && "Scene::start_steps: the CPU solver only");
+    finish_steps();
+    const SurfaceSource source = solver_->surface_source();
+    shown_positions_ = *source.positions;
+    shown_normals_ = *source.normals;
+    background_.start([this, frames = std::move(frames)] {
+        const auto start = std::chrono::steady_clock::now();
+        for (const SimParams& params : frames) {
+            solver_->step_frame(params);
+        }
+        background_ms_ = std::chrono::duration<double, std::milli>(
+                             std::chrono::steady_clock::now() - start)
+                             .count();
+    });
 }
 
 BodyDrawData Scene::draw_data(const std::vector<LameParameters>& stress_lame)
@@ -153,7 +178,12 @@ BodyDrawData Scene::draw_data(const std::vector<LameParameters>& stress_lame)
     if (!loaded()) {
         return BodyDrawData{};
     }
-    BodyDrawData data = drawn_->draw_data(*solver_, stress_lame);
+    SurfaceSource source = solver_->surface_source();
+    if (stepping()) {
+        source.positions = &shown_positions_;
+        source.normals = &shown_normals_;
+    }
+    BodyDrawData data = drawn_->draw_data(source, stress_lame);
     // The shadow map is fitted to the region the body started in, padded by
     // the distance it may travel: the body's bounds are not read back.
     const glm::vec3 pad(3.0f, 0.5f, 3.0f);
@@ -175,6 +205,9 @@ void Scene::set_drawn_surface(DrawnSurface choice)
 
 const std::vector<glm::vec3>& Scene::current_positions() const
 {
+    if (stepping()) {
+        return shown_positions_;  // the CPU solver's, as drawn
+    }
     if (const std::vector<glm::vec3>* positions = solver_->surface_source().positions) {
         return *positions;  // the CPU solver's own
     }
@@ -185,6 +218,7 @@ const std::vector<glm::vec3>& Scene::current_positions() const
 Grab Scene::grab_patch(const SurfaceHit& hit, float radius_fraction,
                        float stiffness_n_per_m) const
 {
+    finish_steps();  // the patch around where the surface is now
     const World& w = world();
     const float radius_m = grab_radius_m(w, w.vertex_body[hit.vertices.x], radius_fraction);
     return spread_grab(w, current_positions(), hit, radius_m, stiffness_n_per_m);
@@ -268,6 +302,7 @@ Result<std::string> Scene::rebuild_world(std::vector<BodyDesc> bodies,
                                          const std::vector<size_t>& kept,
                                          std::optional<std::vector<Obstacle>> obstacles)
 {
+    finish_steps();
     const std::shared_ptr<const World> old = world_;
     std::vector<glm::vec3> old_positions;
     std::vector<glm::vec3> old_velocities;

@@ -4,6 +4,7 @@
 // crashes on a failure, it reports and keeps going.
 #pragma once
 
+#include "app/background_steps.h"
 #include "core/worker_team.h"
 #include "core/presets.h"
 #include "core/solver.h"
@@ -63,14 +64,40 @@ public:
     Result<bool> reload_shaders();
 
     void step_frame(const SimParams& params);
+    // The CPU solver's frames, one per entry, on the background thread:
+    // returns at once. Until they are done stepping() is true, the picture
+    // and current_bounds() show the state they started from, and whatever
+    // needs the solver waits for them. Only for the CPU solver.
+    void start_steps(std::vector<SimParams> frames);
+    bool stepping() const { return background_.busy(); }
+    // Waits for the background frames, if any.
+    void finish_steps() const { background_.wait(); }
+    // The same for at most `seconds`; whether they are done.
+    bool finish_steps_within(double seconds) const { return background_.wait_for(seconds); }
+    // The wall time the latest background frames took, ms (once done).
+    double background_steps_ms() const { return background_ms_; }
 
     // The mouse's grab, passed to the running solver (see Solver).
-    std::optional<SurfaceHit> pick(const Ray& ray) const { return solver_->pick(ray); }
-    void set_grab(const std::optional<Grab>& grab) { solver_->set_grab(grab); }
+    std::optional<SurfaceHit> pick(const Ray& ray) const
+    {
+        finish_steps();
+        return solver_->pick(ray);
+    }
+    void set_grab(const std::optional<Grab>& grab)
+    {
+        finish_steps();
+        solver_->set_grab(grab);
+    }
     // The grab of `hit` spread over the surface within `radius_fraction` of
     // its body's size (core/grab.h); the GPU solver reads positions back.
     Grab grab_patch(const SurfaceHit& hit, float radius_fraction, float stiffness_n_per_m) const;
-    Solver& solver() { return *solver_; }
+    // Waits for the background frames: the solver is the caller's then.
+    Solver& solver()
+    {
+        finish_steps();
+        return *solver_;
+    }
+    // Its name and how it runs only while background frames run.
     const Solver& solver() const { return *solver_; }
 
     // The buffers to draw (DrawnBodies). For the CPU solver this uploads its
@@ -135,4 +162,12 @@ private:
     glm::vec3 initial_min_{0.0f};
     glm::vec3 initial_max_{0.0f};
     mutable std::vector<glm::vec3> read_back_;  // current_positions on the GPU solver
+    // The CPU solver's state when the background frames started: what is
+    // drawn while they run (the solver's own arrays are theirs then).
+    std::vector<glm::vec3> shown_positions_;
+    std::vector<glm::vec3> shown_normals_;
+    double background_ms_ = 0.0;  // written by the job, read once it is done
+    // Last: destroyed first, so that a running job finishes while the
+    // solver it steps still exists.
+    mutable BackgroundSteps background_;
 };

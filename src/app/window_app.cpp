@@ -34,6 +34,10 @@
 
 namespace {
 
+// How long a picture waits for frames running beside the window.
+constexpr double kRedrawWhileSteppingS = 0.05;
+
+
 // Mouse drags that started outside the panel move the camera.
 class CameraMouse {
 public:
@@ -134,6 +138,11 @@ private:
     void read_input(const CameraView& view, glm::ivec2 window_size);
     void handle_requests();
     void step_simulation(double elapsed_s);
+    // The panel's figures and the frame count once `steps` frames are done.
+    void after_steps(int steps);
+    // Takes the background frames' figures once they are done; false while
+    // they still run.
+    bool collect_background_steps();
     // Returns false when the run was for a picture that could not be saved.
     bool draw(const CameraView& view, glm::ivec2 framebuffer, glm::ivec2 window_size);
     // The panel's render settings into the renderer and the scene target; a
@@ -202,6 +211,8 @@ private:
     std::vector<Obstacle> own_obstacles_;  // the world's, without the arena walls
     bool arena_in_world_ = false;
     int frames_simulated_ = 0;
+    int background_frames_ = 0;  // frames the CPU solver is running beside the window
+    double unstepped_s_ = 0.0;   // wall time since the last frames started
     Ray cursor_ray_{};  // this frame's, for throwing
     std::chrono::steady_clock::time_point last_frame_ = std::chrono::steady_clock::now();
     std::chrono::steady_clock::time_point first_frame_ = last_frame_;
@@ -264,6 +275,10 @@ void WindowApp::start()
 
 bool WindowApp::frame()
 {
+    // Frames that outlast the budget run beside the window: it draws at
+    // most about 20 pictures a second meanwhile, so as to leave them the
+    // cores, and still answers within 0.05 s.
+    scene_.finish_steps_within(kRedrawWhileSteppingS);
     glfwPollEvents();
     const auto now = std::chrono::steady_clock::now();
     const double elapsed_s = std::chrono::duration<double>(now - last_frame_).count();
@@ -601,6 +616,14 @@ void WindowApp::handle_requests()
 
 void WindowApp::step_simulation(double elapsed_s)
 {
+    // While the CPU's frames run in the background the window only draws
+    // (the state they started from) and answers; the wall time waits for
+    // the next batch.
+    unstepped_s_ += elapsed_s;
+    if (!collect_background_steps()) {
+        return;
+    }
+    elapsed_s = std::exchange(unstepped_s_, 0.0);
     if (!scene_.loaded()) {
         clock_.clear();  // nothing to simulate until the first world is there
     }
@@ -621,20 +644,35 @@ void WindowApp::step_simulation(double elapsed_s)
         spdlog::warn("parameters clamped to their limits: {}", note);
         panel_.params = params;  // show the clamped values
     }
-    // GPU time from timer queries once they have shown a sane value; until
-    // then (or where they never do) wall time around a fenced step.
     if (mouse_grab_.active()) {
         mouse_grab_.apply(scene_, mouse_grab_stiffness(), steps * kFrameSeconds);
     }
+    std::vector<SimParams> frames;
+    for (int i = 0; i < steps; ++i) {
+        frames.push_back(material_ramp_.next(params, kFrameSeconds));
+    }
+    panel_.material_ramping = material_ramp_.ramping();
     const bool on_gpu = scene_.solver_kind() == SolverKind::gpu;
+    // A scripted drag picks its frame exactly, so it steps here.
+    if (!on_gpu && !drags_.any()) {
+        scene_.start_steps(std::move(frames));
+        background_frames_ = steps;
+        // Frames that fit the budget are done before this picture is drawn,
+        // as if stepped here: drawing beside them would slow them down
+        // (llvmpipe draws on the same cores).
+        scene_.finish_steps_within(kSimulationBudgetS);
+        collect_background_steps();
+        return;
+    }
+    // GPU time from timer queries once they have shown a sane value; until
+    // then (or where they never do) wall time around a fenced step.
     const bool use_timer = on_gpu && timer_works_;
     const auto start = std::chrono::steady_clock::now();
     if (on_gpu) gpu_timer_.begin();
     for (int i = 0; i < steps; ++i) {
         drags_.before_frame(frames_simulated_ + i, scene_.solver());
-        scene_.step_frame(material_ramp_.next(params, kFrameSeconds));
+        scene_.step_frame(frames[static_cast<size_t>(i)]);
     }
-    panel_.material_ramping = material_ramp_.ramping();
     if (on_gpu) gpu_timer_.end(steps);
     if (on_gpu && !use_timer) glFinish();
     const double wall_ms =
@@ -652,6 +690,25 @@ void WindowApp::step_simulation(double elapsed_s)
         panel_.simulation_ms = wall_ms / steps;
         panel_.simulation_timing = on_gpu ? "wall time, fenced" : "CPU wall time";
     }
+    after_steps(steps);
+}
+
+bool WindowApp::collect_background_steps()
+{
+    if (scene_.stepping()) {
+        return false;
+    }
+    if (background_frames_ > 0) {
+        const int done = std::exchange(background_frames_, 0);
+        panel_.simulation_ms = scene_.background_steps_ms() / done;
+        panel_.simulation_timing = "CPU wall time";
+        after_steps(done);
+    }
+    return true;
+}
+
+void WindowApp::after_steps(int steps)
+{
     clock_.record_step_cost(panel_.simulation_ms / 1000.0);
     push_history(panel_.simulation_ms_history, static_cast<float>(panel_.simulation_ms));
     panel_.residual = scene_.solver().latest_mean_residual();
@@ -699,7 +756,8 @@ bool WindowApp::draw(const CameraView& view, glm::ivec2 framebuffer, glm::ivec2 
     if (std::exchange(panel_.screenshot_requested, false)) {
         take_screenshot(timestamped_screenshot_name(), framebuffer);
     }
-    const bool finishing = options_.frames && frames_simulated_ >= *options_.frames;
+    const bool finishing = options_.frames && frames_simulated_ >= *options_.frames &&
+                           !scene_.stepping();
     if (finishing && !options_.screenshot_path.empty() &&
         !take_screenshot(options_.screenshot_path, framebuffer)) {
         exit_code_ = 1;  // the run was for this picture

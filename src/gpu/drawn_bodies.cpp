@@ -44,7 +44,7 @@ void DrawnBodies::upload_colors()
     colors_ = make_body_albedo_buffer(vertex_body_, body_count_, highlighted_);
 }
 
-BodyDrawData DrawnBodies::draw_data(const Solver& solver,
+BodyDrawData DrawnBodies::draw_data(const SurfaceSource& source,
                                     const std::vector<LameParameters>& stress_lame)
 {
     BodyDrawData data{};
@@ -52,7 +52,6 @@ BodyDrawData DrawnBodies::draw_data(const Solver& solver,
         return data;
     }
     data.albedo_buffer = colors_.get();
-    const SurfaceSource source = solver.surface_source();
     if (source.position_buffer != 0) {
         data.simulation_positions = source.position_buffer;
         data.position_buffer = source.position_buffer;

@@ -31,7 +31,10 @@ public:
     // The buffers to draw `solver`'s current state (the CPU solver's is
     // uploaded here). `stress_lame`, one pair per body, asks for the stress
     // in the positions' w; empty: none. Bounds are left to the caller.
-    BodyDrawData draw_data(const Solver& solver, const std::vector<LameParameters>& stress_lame);
+    // `source` is the solver's surface_source(), or the same with the CPU
+    // solver's arrays replaced by copies.
+    BodyDrawData draw_data(const SurfaceSource& source,
+                           const std::vector<LameParameters>& stress_lame);
 
     // Whether the drawn surface (own surfaces, crisp creases, the stress)
     // is available; if not, note() says why.

@@ -92,3 +92,40 @@ TEST_F(SceneTest, StartsEmptyAndTakesABodyLoadedOnAnotherThread)
     scene.solver().read_positions(positions);
     EXPECT_EQ(compute_stats(scene.mesh(), positions, {}).nan_count, 0u);
 }
+
+TEST_F(SceneTest, CpuFramesRunBesideTheWindowThatDrawsWhereTheyStarted)
+{
+    Scene scene(ShaderLibrary(), true);
+    ASSERT_TRUE(scene.set_solver(SolverKind::cpu).ok());
+    ASSERT_TRUE(scene.load_preset(PresetId::bunny).ok());
+    const std::optional<Bounds> before = scene.current_bounds(std::nullopt);
+    ASSERT_TRUE(before);
+    // Heavy frames (the 64-iteration Jacobi that once froze the window for
+    // seconds): they take far longer than the checks below.
+    SimParams heavy;
+    heavy.method = SolverMethod::jacobi;
+    heavy.iterations = 64;
+    scene.start_steps(std::vector<SimParams>(2, heavy));
+    ASSERT_TRUE(scene.stepping());
+    // Meanwhile the picture and the bounds are those of the start.
+    const BodyDrawData drawn = scene.draw_data();
+    EXPECT_NE(drawn.position_buffer, 0u);
+    EXPECT_GT(drawn.index_count, 0);
+    const std::optional<Bounds> during = scene.current_bounds(std::nullopt);
+    ASSERT_TRUE(during);
+    EXPECT_EQ(during->lo, before->lo);
+    // What needs the solver waits for them.
+    std::vector<glm::vec3> positions;
+    scene.solver().read_positions(positions);
+    EXPECT_FALSE(scene.stepping());
+    EXPECT_GT(scene.background_steps_ms(), 0.0);
+    const std::optional<Bounds> after = scene.current_bounds(std::nullopt);
+    ASSERT_TRUE(after);
+    EXPECT_LT(after->lo.y, before->lo.y);  // two frames of falling
+    EXPECT_EQ(compute_stats(scene.mesh(), positions, {}).nan_count, 0u);
+    // A reset while frames run waits for them, then restarts.
+    scene.start_steps(std::vector<SimParams>(1, heavy));
+    scene.reset();
+    EXPECT_FALSE(scene.stepping());
+    EXPECT_EQ(scene.current_bounds(std::nullopt)->lo, before->lo);
+}
