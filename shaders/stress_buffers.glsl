@@ -3,8 +3,8 @@
 
 struct StressTet {
     uvec4 corners;
-    vec4 b0;  // xyz column 0 of B = Dm^-1, w the tet's body (as float bits)
-    vec4 b1;
+    vec4 b0;  // xyz column 0 of B = Dm^-1
+    vec4 b1;  // xyz column 1, w the tet's body (its value, exact as a float)
     vec4 b2;
 };
 layout(std430, binding = 10) readonly buffer StressTets { StressTet stress_tets[]; };

@@ -19,6 +19,6 @@ void main()
                                      simulation_positions[tet.corners.y].xyz,
                                      simulation_positions[tet.corners.z].xyz,
                                      simulation_positions[tet.corners.w].xyz, B);
-    vec2 lame = body_lame[floatBitsToUint(tet.b0.w)];
+    vec2 lame = body_lame[uint(tet.b1.w)];
     tet_stress[t] = tm_von_mises_pa(F, lame.x, lame.y);
 }

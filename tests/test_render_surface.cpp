@@ -248,3 +248,58 @@ TEST(StressMath, BentBeamFollowsBeamTheory)
         EXPECT_LT(ratio, 1.0);
     }
 }
+
+TEST(RenderSurface, SurfaceFarOutsideItsTetsFallsBackToTheTets)
+{
+    const std::shared_ptr<const World> bunny = preset_world(PresetId::bunny);
+    // A stray triangle 10 m away: extended from the nearest tet it would fly
+    // about; the body is drawn as its tets instead, and said so.
+    World world = *bunny;
+    auto skin = std::make_shared<SurfaceMesh>(*world.bodies[0].skin);
+    const uint32_t first = static_cast<uint32_t>(skin->positions.size());
+    for (const glm::vec3 corner : {glm::vec3(10, 0, 0), glm::vec3(10, 1, 0), glm::vec3(10, 0, 1)}) {
+        skin->positions.push_back(corner);
+    }
+    skin->triangles.push_back({first, first + 1, first + 2});
+    world.bodies[0].skin = skin;
+    const RenderSurface surface = build_render_surface(world, DrawnSurface::own);
+    EXPECT_EQ(surface.tets_instead, std::vector<uint32_t>{0});
+    EXPECT_EQ(surface.triangles.size(), world.mesh->surface_triangles.size());
+    EXPECT_NE(render_surface_note(world, surface).find("bunny"), std::string::npos);
+    // An unused far vertex, or a non-finite one, is harmless.
+    skin->triangles.pop_back();
+    skin->positions.push_back(glm::vec3(INFINITY));
+    const RenderSurface kept = build_render_surface(world, DrawnSurface::own);
+    EXPECT_TRUE(kept.tets_instead.empty());
+    EXPECT_EQ(kept.triangles.size(), bunny->bodies[0].skin->triangles.size());
+}
+
+TEST(RenderSurface, AFanOfSliversIsDrawnUnsplit)
+{
+    // 2,000 triangles around one vertex, alternately folded: the crease
+    // test would compare every pair; past 64 the vertex stays whole.
+    Result<TetMeshDesc> cube = make_preset_mesh(PresetId::cube);
+    ASSERT_TRUE(cube.ok());
+    auto fan = std::make_shared<SurfaceMesh>();
+    fan->positions.push_back(glm::vec3(0.0f, 0.8f, 0.0f));
+    const int blades = 2000;
+    for (int i = 0; i <= blades; ++i) {
+        const float a = 6.2831853f * i / blades;
+        const float lift = (i % 2) ? 0.05f : -0.05f;
+        fan->positions.push_back(glm::vec3(0.2f * std::cos(a), 0.8f + lift, 0.2f * std::sin(a)));
+    }
+    for (uint32_t i = 1; i <= static_cast<uint32_t>(blades); ++i) {
+        fan->triangles.push_back({0u, i + 1, i});
+    }
+    cube.value().skin = fan;
+    const std::shared_ptr<const World> world = single_body_world(prepare_or_fail(cube.value()));
+    const RenderSurface surface = build_render_surface(*world, DrawnSurface::own);
+    ASSERT_TRUE(surface.tets_instead.empty());
+    size_t centre_copies = 0;
+    std::vector<glm::vec3> drawn;
+    skin_positions(surface, world->mesh->rest_positions, drawn);
+    for (const glm::vec3& p : drawn) {
+        centre_copies += glm::length(p - glm::vec3(0.0f, 0.8f, 0.0f)) < 1e-5f ? 1 : 0;
+    }
+    EXPECT_EQ(centre_copies, 1u);
+}

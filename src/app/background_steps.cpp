@@ -1,6 +1,8 @@
 #include "app/background_steps.h"
 
 #include <cassert>
+#include <cmath>
+#include <utility>
 
 BackgroundSteps::BackgroundSteps() : thread_([this] { run(); }) {}
 
@@ -28,21 +30,22 @@ void BackgroundSteps::start(std::function<void()> job)
 
 void BackgroundSteps::wait() const
 {
-    if (!busy()) {
-        return;
-    }
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return !busy_.load(std::memory_order_acquire); });
+    wait_for(INFINITY);
 }
 
 bool BackgroundSteps::wait_for(double seconds) const
 {
-    if (!busy()) {
-        return true;
-    }
     std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, std::chrono::duration<double>(seconds),
-                             [this] { return !busy_.load(std::memory_order_acquire); });
+    const auto done = [this] { return !busy_.load(std::memory_order_acquire); };
+    if (std::isinf(seconds)) {
+        changed_.wait(lock, done);
+    } else if (!changed_.wait_for(lock, std::chrono::duration<double>(seconds), done)) {
+        return false;
+    }
+    if (failure_) {
+        std::rethrow_exception(std::exchange(failure_, nullptr));
+    }
+    return true;
 }
 
 void BackgroundSteps::run()
@@ -56,8 +59,14 @@ void BackgroundSteps::run()
         std::function<void()> job = std::move(job_);
         job_ = nullptr;
         lock.unlock();
-        job();
+        std::exception_ptr failure;
+        try {
+            job();
+        } catch (...) {
+            failure = std::current_exception();
+        }
         lock.lock();
+        failure_ = failure;
         busy_.store(false, std::memory_order_release);
         changed_.notify_all();
     }

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -24,7 +25,8 @@ public:
     // Whether a job is running. Once false, everything the job wrote is
     // visible to the caller.
     bool busy() const { return busy_.load(std::memory_order_acquire); }
-    // Until the job (if any) is done.
+    // Until the job (if any) is done. An exception the job threw is thrown
+    // again here (or by wait_for), on the caller's thread, once.
     void wait() const;
     // The same for at most `seconds`; whether it is done.
     bool wait_for(double seconds) const;
@@ -35,6 +37,7 @@ private:
     mutable std::mutex mutex_;
     mutable std::condition_variable changed_;
     std::function<void()> job_;
+    mutable std::exception_ptr failure_;  // what the last job threw, until reported
     std::atomic<bool> busy_{false};
     bool stopping_ = false;
     std::thread thread_;  // last: starts once the rest exists

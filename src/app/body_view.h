@@ -1,6 +1,6 @@
 // How the bodies are drawn: which surface, and whether coloured by their
-// own colours or by stress (the strain view). Chosen by `--view` and in the
-// panel's Render section.
+// own colours or by stress (the strain view). Chosen by `--view` and by the
+// panel's "Tet boundary" and "Strain view" boxes.
 #pragma once
 
 #include "core/material.h"

@@ -6,6 +6,9 @@
 #include "gpu/png_writer.h"
 #include "gpu/renderer.h"
 
+#include "gpu/gl_loader.h"
+
+#include <iostream>
 #include <memory>
 
 Result<bool> render_offscreen_screenshot(const std::string& path, glm::ivec2 size,
@@ -23,11 +26,13 @@ Result<bool> render_offscreen_screenshot(const std::string& path, glm::ivec2 siz
     }
 
     const World& world = solver.world();
-    DrawnBodies drawn(shaders, true);  // a headless context always has compute shaders
-    if (!drawn.note().empty()) {
-        return Result<bool>::failure(drawn.note());
-    }
+    DrawnBodies drawn(shaders, gl_context_version() >= kMinimumComputeGlVersion);
     drawn.set_world(world, view.surface);
+    for (const std::string& note : {drawn.note(), drawn.surface_note()}) {
+        if (!note.empty()) {
+            std::cerr << "softbody: --screenshot: " << note << "\n";  // drawn all the same
+        }
+    }
     std::vector<LameParameters> lame;
     RenderOptions options;
     if (view.strain) {

@@ -11,8 +11,9 @@
 
 #include <string>
 
-// Needs a current GL context (the caller's headless one). For a CPU solver
-// the state is uploaded once; a GPU solver's buffers are drawn directly.
+// Needs a current GL context (the caller's headless one). The bodies are
+// drawn as the window draws them (DrawnBodies), from the CPU solver's
+// state uploaded once or the GPU solver's buffers.
 // `view` says what is drawn of the bodies; `params` gives their materials
 // for the strain view.
 Result<bool> render_offscreen_screenshot(const std::string& path, glm::ivec2 size,

@@ -384,7 +384,9 @@ void view_controls(PanelState& s, const Scene& scene)
     ImGui::EndDisabled();
     if (!available) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("%s", scene.drawn_bodies().note().c_str());
+        const DrawnBodies& drawn = scene.drawn_bodies();
+        ImGui::TextDisabled("%s",
+                            (drawn.note().empty() ? drawn.surface_note() : drawn.note()).c_str());
         ImGui::PopTextWrapPos();
     } else if (s.view.strain && scene.loaded()) {
         strain_scale(s, scene);

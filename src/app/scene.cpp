@@ -100,6 +100,9 @@ Result<std::string> Scene::install_world(Result<World> prepared, std::optional<P
     reset();
     drawn_->set_world(*world_, drawn_surface_);
     drawn_->set_highlighted(std::nullopt);
+    if (!drawn_->surface_note().empty()) {
+        note += (note.empty() ? "" : "; ") + drawn_->surface_note();
+    }
     return note;
 }
 

@@ -211,6 +211,7 @@ private:
     std::vector<Obstacle> own_obstacles_;  // the world's, without the arena walls
     bool arena_in_world_ = false;
     int frames_simulated_ = 0;
+    std::optional<SimParams> stepped_params_;  // the latest frame's, ramped
     int background_frames_ = 0;  // frames the CPU solver is running beside the window
     double unstepped_s_ = 0.0;   // wall time since the last frames started
     Ray cursor_ray_{};  // this frame's, for throwing
@@ -227,10 +228,10 @@ void WindowApp::start()
     panel_.gl_description = gl_context_description();
     choose_defaults_for_the_renderer();
     panel_.params = params_from_options(options_);
+    panel_.view = options_.view;  // the remembered one replaces it unless --view was given
     start_from_remembered_settings();
     std::snprintf(panel_.mesh_path, sizeof panel_.mesh_path, "%s", options_.mesh_path.c_str());
     panel_.mesh_resolution = options_.mesh_resolution;
-    panel_.view = options_.view;
     if (!scene_.drawn_bodies().note().empty()) {
         spdlog::warn("{}", scene_.drawn_bodies().note());
     }
@@ -277,7 +278,8 @@ bool WindowApp::frame()
 {
     // Frames that outlast the budget run beside the window: it draws at
     // most about 20 pictures a second meanwhile, so as to leave them the
-    // cores, and still answers within 0.05 s.
+    // cores, and its panel, camera and keys still answer; what needs the
+    // solver (a grab, Reset, a load) waits for them.
     scene_.finish_steps_within(kRedrawWhileSteppingS);
     glfwPollEvents();
     const auto now = std::chrono::steady_clock::now();
@@ -652,6 +654,7 @@ void WindowApp::step_simulation(double elapsed_s)
         frames.push_back(material_ramp_.next(params, kFrameSeconds));
     }
     panel_.material_ramping = material_ramp_.ramping();
+    stepped_params_ = frames.back();
     const bool on_gpu = scene_.solver_kind() == SolverKind::gpu;
     // A scripted drag picks its frame exactly, so it steps here.
     if (!on_gpu && !drags_.any()) {
@@ -732,7 +735,10 @@ bool WindowApp::draw(const CameraView& view, glm::ivec2 framebuffer, glm::ivec2 
         scene_.set_drawn_surface(panel_.view.surface);
         std::vector<LameParameters> stress_lame;
         if (panel_.view.strain && scene_.loaded() && scene_.drawn_bodies().has_drawn_surface()) {
-            stress_lame = body_lame_parameters(panel_.params, scene_.world());
+            // The materials the bodies were last stepped with: a stiffening
+            // ramps in (MaterialRamp), and so does its stress.
+            stress_lame = body_lame_parameters(stepped_params_.value_or(panel_.params),
+                                               scene_.world());
             render_options.stress_full_scale_pa = strain_full_scale_pa(panel_, scene_);
         }
         const BodyDrawData body = scene_.draw_data(stress_lame);

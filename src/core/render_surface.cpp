@@ -10,9 +10,12 @@
 
 namespace {
 
-// A surface vertex outside the tets follows, of the tets within this factor
-// of the nearest one's distance, the one it lies least far beyond.
-constexpr double kNearEnough = 1.5;
+// A surface vertex outside the tets follows, of the tets within this many
+// tet edges of the nearest one's distance, the one it lies least far beyond.
+constexpr double kNearEnoughEdges = 0.5;
+// A body's own surface is drawn only while every vertex of it lies within
+// this many tet edges of its tets (the bunny's ear tips: 2.3).
+constexpr double kMaxGapEdges = 4.0;
 
 struct Candidate {
     double distance_m;
@@ -44,13 +47,30 @@ struct Unsplit {
 };
 
 // Each vertex of `skin` embedded in one of the body's tets: the tet holding
-// it with the largest smallest weight, or, when none holds it, the nearest.
-Unsplit embed_skin(const TetMesh& mesh, const WorldBody& body, const SurfaceMesh& skin,
-                   RenderSurface& surface)
+// it with the largest smallest weight, or, when none holds it, of the tets
+// about as near as the nearest, the one it lies least far beyond (which
+// extrapolates the least). Nothing when a vertex a triangle uses lies more
+// than kMaxGapEdges tet edges from every tet, or is not finite: such a
+// surface would fly about as the tets deform.
+std::optional<Unsplit> embed_skin(const TetMesh& mesh, const WorldBody& body,
+                                  const SurfaceMesh& skin, RenderSurface& surface,
+                                  double& farthest_m)
 {
     const auto tet_corners = [&](uint32_t local, glm::dvec3 (&x)[4]) {
         const glm::uvec4 t = mesh.tets[body.first_tet + local];
         for (int a = 0; a < 4; ++a) x[a] = glm::dvec3(mesh.rest_positions[t[a]]);
+    };
+    const auto distance_to_tet = [&](const glm::dvec3& q, uint32_t i, double& weight) {
+        glm::dvec3 x[4];
+        tet_corners(i, x);
+        weight = smallest(barycentric(q, x));
+        if (weight >= 0.0) {
+            return 0.0;
+        }
+        return std::min(std::min(point_triangle_distance(q, x[0], x[1], x[2]),
+                                 point_triangle_distance(q, x[0], x[1], x[3])),
+                        std::min(point_triangle_distance(q, x[0], x[2], x[3]),
+                                 point_triangle_distance(q, x[1], x[2], x[3])));
     };
     std::vector<BoxD> boxes(body.tet_count);
     for (uint32_t i = 0; i < body.tet_count; ++i) {
@@ -59,12 +79,29 @@ Unsplit embed_skin(const TetMesh& mesh, const WorldBody& body, const SurfaceMesh
         for (const glm::dvec3& p : x) boxes[i].add(p);
     }
     const BoxTree tree(boxes);
+    const double edge_m = mesh.mean_surface_edge_m(body.first_triangle, body.triangle_count);
+    const double slack_m = kNearEnoughEdges * edge_m;
 
+    std::vector<uint8_t> used(skin.positions.size(), 0);
+    for (const glm::uvec3& t : skin.triangles) {
+        used[t.x] = used[t.y] = used[t.z] = 1;
+    }
     Unsplit out;
     out.triangles = skin.triangles;
-    std::vector<Candidate> candidates_scratch;
-    for (const glm::vec3& point : skin.positions) {
-        const glm::dvec3 p(point);
+    std::vector<Candidate> candidates;
+    size_t outside = 0;
+    for (size_t v = 0; v < skin.positions.size(); ++v) {
+        const glm::dvec3 p(skin.positions[v]);
+        if (!used[v]) {  // drawn nowhere: follows the first tet's corner
+            out.corners.push_back(glm::uvec4(mesh.tets[body.first_tet].x));
+            out.weights.push_back(glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
+            out.rest.push_back(p);
+            continue;
+        }
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
+            farthest_m = INFINITY;
+            return std::nullopt;
+        }
         std::optional<uint32_t> best;
         double best_smallest = -INFINITY;
         tree.for_each_containing(p, [&](uint32_t i) {
@@ -77,39 +114,32 @@ Unsplit embed_skin(const TetMesh& mesh, const WorldBody& body, const SurfaceMesh
             }
         });
         if (!best || best_smallest < 0.0) {
-            // Outside every tet: of the tets about as near as the nearest,
-            // the one it lies least far beyond (its largest smallest
-            // weight), which extrapolates the least.
-            ++surface.vertices_outside_tets;
-            std::vector<Candidate>& candidates = candidates_scratch;
+            ++outside;
+            double weight = 0.0;
+            const double nearest_m = tree.nearest(
+                p, [&](const glm::dvec3& q, uint32_t i) { return distance_to_tet(q, i, weight); });
+            farthest_m = std::max(farthest_m, nearest_m);
+            if (!(nearest_m <= kMaxGapEdges * edge_m)) {
+                return std::nullopt;
+            }
             candidates.clear();
             tree.nearest(p, [&](const glm::dvec3& q, uint32_t i) {
-                glm::dvec3 x[4];
-                tet_corners(i, x);
-                const double weight = smallest(barycentric(q, x));
-                double d = 0.0;
-                if (weight < 0.0) {
-                    d = std::min(std::min(point_triangle_distance(q, x[0], x[1], x[2]),
-                                          point_triangle_distance(q, x[0], x[1], x[3])),
-                                 std::min(point_triangle_distance(q, x[0], x[2], x[3]),
-                                          point_triangle_distance(q, x[1], x[2], x[3])));
-                }
+                const double d = distance_to_tet(q, i, weight);
                 candidates.push_back({d, weight, i});
                 // Reported farther than it is, so that the walk also visits
-                // the tets within kNearEnough of the nearest.
-                return d * kNearEnough;
+                // the tets within the slack of the nearest.
+                return d + slack_m;
             });
-            double nearest_m = INFINITY;
-            for (const Candidate& c : candidates) nearest_m = std::min(nearest_m, c.distance_m);
             best_smallest = -INFINITY;
             for (const Candidate& c : candidates) {
-                if (c.distance_m <= nearest_m * kNearEnough && c.smallest_weight > best_smallest) {
+                if (c.distance_m <= nearest_m + slack_m && c.smallest_weight > best_smallest) {
                     best_smallest = c.smallest_weight;
                     best = c.tet;
                 }
             }
-            surface.farthest_outside_m =
-                std::max(surface.farthest_outside_m, static_cast<float>(nearest_m));
+            if (!best) {
+                return std::nullopt;  // only NaN weights: a degenerate tet
+            }
         }
         glm::dvec3 x[4];
         tet_corners(*best, x);
@@ -117,6 +147,7 @@ Unsplit embed_skin(const TetMesh& mesh, const WorldBody& body, const SurfaceMesh
         out.weights.push_back(glm::vec4(barycentric(p, x)));
         out.rest.push_back(p);
     }
+    surface.vertices_outside_tets += outside;
     return out;
 }
 
@@ -184,7 +215,10 @@ void append_split(const Unsplit& part, uint32_t body, double cos_crease, RenderS
             while (parent[i] != i) i = parent[i] = parent[parent[i]];
             return i;
         };
-        for (uint32_t i = 0; i < count; ++i) {
+        if (count > kMaxSplitValence) {
+            std::fill(parent.begin(), parent.end(), 0u);  // one group, unsplit
+        }
+        for (uint32_t i = 0; count <= kMaxSplitValence && i < count; ++i) {
             const uint32_t fi = around.entries[begin + i] / 3;
             for (uint32_t j = i + 1; j < count; ++j) {
                 const uint32_t fj = around.entries[begin + j] / 3;
@@ -193,7 +227,7 @@ void append_split(const Unsplit& part, uint32_t body, double cos_crease, RenderS
                 const double cos_angle = glm::dot(normals[fi], normals[fj]);
                 const bool flat = normals[fi] == glm::dvec3(0.0) ||
                                   normals[fj] == glm::dvec3(0.0) || cos_angle >= cos_crease;
-                if (count > kMaxSplitValence || (along_edge && flat)) {
+                if (along_edge && flat) {
                     parent[find(i)] = find(j);
                 }
             }
@@ -222,10 +256,18 @@ RenderSurface build_render_surface(const World& world, DrawnSurface choice,
     const double cos_crease = std::cos(glm::radians(static_cast<double>(crease_angle_deg)));
     for (uint32_t b = 0; b < world.body_count(); ++b) {
         const WorldBody& body = world.bodies[b];
-        const bool own = choice == DrawnSurface::own && body.skin && !body.skin->triangles.empty();
-        const Unsplit part = own ? embed_skin(*world.mesh, body, *body.skin, surface)
-                                 : boundary_of(*world.mesh, body);
-        append_split(part, b, cos_crease, surface);
+        std::optional<Unsplit> part;
+        if (choice == DrawnSurface::own && body.skin && !body.skin->triangles.empty()) {
+            double farthest_m = 0.0;
+            part = embed_skin(*world.mesh, body, *body.skin, surface, farthest_m);
+            if (part) {
+                surface.farthest_outside_m =
+                    std::max(surface.farthest_outside_m, static_cast<float>(farthest_m));
+            } else {
+                surface.tets_instead.push_back(b);
+            }
+        }
+        append_split(part ? *part : boundary_of(*world.mesh, body), b, cos_crease, surface);
     }
     std::vector<uint32_t> rows;
     rows.reserve(surface.triangles.size() * 3);
@@ -263,4 +305,16 @@ void skin_normals(const RenderSurface& surface, const std::vector<glm::vec3>& dr
         const float length = glm::length(sum);
         normals[v] = length > 0.0f ? sum / length : glm::vec3(0.0f, 1.0f, 0.0f);
     }
+}
+
+std::string render_surface_note(const World& world, const RenderSurface& surface)
+{
+    std::string note;
+    for (const uint32_t b : surface.tets_instead) {
+        note += (note.empty() ? "" : "; ") + std::string("drawing the tets of '") +
+                world.bodies[b].name +
+                "': its own surface lies too far outside them (a piece left out of the tets, "
+                "or a stray vertex)";
+    }
+    return note;
 }

@@ -12,6 +12,7 @@
 #include <glm/glm.hpp>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 enum class DrawnSurface {
@@ -26,12 +27,15 @@ struct RenderSurface {
     std::vector<glm::uvec4> corners;
     std::vector<glm::vec4> weights;
     std::vector<uint32_t> body;         // per drawn vertex
-    std::vector<glm::uvec3> triangles;  // counter-clockwise seen from outside
+    std::vector<glm::uvec3> triangles;  // the tets' counter-clockwise from outside; an OBJ's as the file winds them
     Csr vertex_triangles;               // drawn vertex -> its triangles
     // Own-surface vertices that lie in no tet (the tets fill a little less
     // than the surface): they follow the nearest tet, extended.
     size_t vertices_outside_tets = 0;
-    float farthest_outside_m = 0.0f;  // the largest distance of one to its tet
+    float farthest_outside_m = 0.0f;  // the largest distance of one to the nearest tet
+    // Bodies whose own surface strays too far from their tets (a piece the
+    // tetrahedralizer dropped, a vertex far out): their tets are drawn.
+    std::vector<uint32_t> tets_instead;
 
     size_t vertex_count() const { return corners.size(); }
 };
@@ -42,6 +46,10 @@ inline constexpr float kDefaultCreaseAngleDeg = 50.0f;
 
 RenderSurface build_render_surface(const World& world, DrawnSurface choice,
                                    float crease_angle_deg = kDefaultCreaseAngleDeg);
+
+// What the user should know about `surface`: the bodies drawn as their tets
+// although they have a surface of their own; empty when none.
+std::string render_surface_note(const World& world, const RenderSurface& surface);
 
 // The drawn positions for the simulation's positions: the sums the GPU's
 // skin pass makes (shaders/skin_positions.comp), on the CPU.

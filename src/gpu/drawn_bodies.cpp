@@ -22,12 +22,22 @@ void DrawnBodies::set_world(const World& world, DrawnSurface choice)
     mesh_ = world.mesh;
     body_count_ = world.body_count();
     uploaded_.reset();
+    skin_in_use_ = false;
+    surface_note_.clear();
     if (skin_) {
-        skin_->set_surface(world, build_render_surface(world, choice));
-        vertex_body_ = skin_->surface().body;
-    } else {
-        vertex_body_ = world.vertex_body;
+        RenderSurface surface = build_render_surface(world, choice);
+        surface_note_ = render_surface_note(world, surface);
+        const size_t largest = std::max(surface.vertex_count(), surface.triangles.size());
+        if (largest <= SurfaceSkin::max_items()) {
+            skin_->set_surface(world, std::move(surface));
+            skin_in_use_ = true;
+        } else {
+            surface_note_ = "drawing the tets' boundary: the drawn surface has " +
+                            std::to_string(largest) + " elements, more than one dispatch (" +
+                            std::to_string(SurfaceSkin::max_items()) + ") takes";
+        }
     }
+    vertex_body_ = skin_in_use_ ? skin_->surface().body : world.vertex_body;
     upload_colors();
 }
 
@@ -61,7 +71,7 @@ BodyDrawData DrawnBodies::draw_data(const SurfaceSource& source,
         if (!uploaded_) {
             uploaded_ = std::make_unique<BodyBuffers>(*mesh_);
         }
-        if (skin_) {
+        if (has_drawn_surface()) {
             uploaded_->upload_positions(*source.positions);
         } else {
             uploaded_->upload(*source.positions, *source.normals);
@@ -72,7 +82,7 @@ BodyDrawData DrawnBodies::draw_data(const SurfaceSource& source,
         data.triangle_buffer = uploaded_->triangle_buffer();
     }
     data.index_count = static_cast<GLsizei>(mesh_->surface_triangles.size() * 3);
-    if (skin_) {
+    if (has_drawn_surface()) {
         skin_->update(data.simulation_positions, stress_lame);
         data.position_buffer = skin_->position_buffer();
         data.normal_buffer = skin_->normal_buffer();

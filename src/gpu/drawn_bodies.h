@@ -38,16 +38,23 @@ public:
 
     // Whether the drawn surface (own surfaces, crisp creases, the stress)
     // is available; if not, note() says why.
-    bool has_drawn_surface() const { return skin_ != nullptr; }
+    bool has_drawn_surface() const { return skin_ != nullptr && skin_in_use_; }
     const std::string& note() const { return note_; }
+    // What set_world worked around (bodies drawn as their tets), or empty.
+    const std::string& surface_note() const { return surface_note_; }
     // The drawn surface, or null without one.
-    const RenderSurface* surface() const { return skin_ ? &skin_->surface() : nullptr; }
+    const RenderSurface* surface() const
+    {
+        return has_drawn_surface() ? &skin_->surface() : nullptr;
+    }
 
 private:
     void upload_colors();
 
     std::unique_ptr<SurfaceSkin> skin_;
+    bool skin_in_use_ = false;  // this world's surface fits the passes
     std::string note_;
+    std::string surface_note_;
     std::shared_ptr<const TetMesh> mesh_;
     std::vector<uint32_t> vertex_body_;
     size_t body_count_ = 0;

@@ -25,7 +25,10 @@
 
 // The simulation's own GPU buffers, drawn directly (no copies).
 struct BodyDrawData {
-    GLuint position_buffer = 0;  // vec4 per vertex (xyz = position in metres, w = stress in Pa for the strain view), stride 16 bytes
+    // vec4 per vertex, stride 16 bytes: xyz position in metres, w the stress
+    // in Pa when the drawn surface's (anything otherwise, and then
+    // RenderOptions::stress_full_scale_pa must stay 0).
+    GLuint position_buffer = 0;
     GLuint normal_buffer = 0;    // vec4 per vertex (xyz = unit normal), stride 16 bytes
     GLuint triangle_buffer = 0;  // uint32 indices, 3 per surface triangle, counter-clockwise seen from outside
     GLsizei index_count = 0;     // 3 * triangles

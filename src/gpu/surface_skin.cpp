@@ -1,7 +1,6 @@
 #include "gpu/surface_skin.h"
 
-#include <bit>
-#include <cstring>
+#include <algorithm>
 
 namespace {
 
@@ -23,6 +22,8 @@ enum Binding : GLuint {
     kCornerOffsets = 13,
     kCornerEntries = 14,
 };
+// local_size_x of every pass (the shaders').
+constexpr GLuint kGroupSize = 64;
 // Uniform locations of skin_buffers.glsl.
 constexpr GLint kCountsLocation = 0;
 constexpr GLint kStressOnLocation = 1;
@@ -80,6 +81,13 @@ Result<std::unique_ptr<SurfaceSkin>> SurfaceSkin::create(const ShaderLibrary& sh
     return R(std::move(skin));
 }
 
+size_t SurfaceSkin::max_items()
+{
+    GLint groups = 0;
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups);
+    return static_cast<size_t>(std::max(groups, 0)) * kGroupSize;
+}
+
 void SurfaceSkin::set_surface(const World& world, RenderSurface surface)
 {
     mesh_ = world.mesh;
@@ -107,8 +115,10 @@ void SurfaceSkin::upload_stress_data()
     for (size_t t = 0; t < tets.size(); ++t) {
         const glm::mat3& B = mesh.inv_rest_shapes[t];
         tets[t].corners = mesh.tets[t];
-        tets[t].b0 = glm::vec4(B[0], std::bit_cast<float>(tet_body_[t]));
-        tets[t].b1 = glm::vec4(B[1], 0.0f);
+        tets[t].b0 = glm::vec4(B[0], 0.0f);
+        // As a float's value (exact below 2^24; at most kMaxWorldBodies):
+        // a small integer's bits would be a denormal that a driver may flush.
+        tets[t].b1 = glm::vec4(B[1], static_cast<float>(tet_body_[t]));
         tets[t].b2 = glm::vec4(B[2], 0.0f);
     }
     stress_tets_ = upload(tets);
@@ -134,7 +144,8 @@ void SurfaceSkin::update(GLuint simulation_positions, const std::vector<LamePara
         return;
     }
     const TetMesh& mesh = *mesh_;
-    const bool stress = body_lame.size() == body_count_;
+    const bool stress = body_lame.size() == body_count_ &&
+                        std::max(mesh.tet_count(), mesh.vertex_count()) <= max_items();
     const glm::uvec4 counts(surface_.vertex_count(), surface_.triangles.size(),
                             mesh.vertex_count(), mesh.tet_count());
     for (const Pass* pass : {&positions_pass_, &face_normals_pass_, &vertex_normals_pass_,

@@ -19,6 +19,11 @@ class SurfaceSkin {
 public:
     static Result<std::unique_ptr<SurfaceSkin>> create(const ShaderLibrary& shaders);
 
+    // The most items one of its passes takes (one dispatch each): larger
+    // surfaces are not drawn this way, and the stress of meshes with more
+    // tets or vertices is not shown.
+    static size_t max_items();
+
     // Draws `surface` of `world` from now on. The stress passes' buffers are
     // made the first time the stress is asked for.
     void set_surface(const World& world, RenderSurface surface);
