@@ -109,7 +109,8 @@ std::string CpuSolver::how_it_runs() const
     // Only the Gauss-Seidel pass is vectorized; Jacobi is the scalar reference.
     const int threads = threads_in_use();
     return std::string(kernel_.name) + " kernel, " + std::to_string(kernel_.lanes) +
-           " tets per vector, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+           " tets per vector, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads") +
+           (running_on_one_thread() ? " (now 1: timed faster, the cores are busy)" : "");
 }
 
 void CpuSolver::set_threads(int threads)
@@ -138,6 +139,8 @@ void CpuSolver::start_team()
     if (threads != team_->size()) {
         team_ = std::make_unique<WorkerTeam>(threads);
     }
+    active_team_ = team_.get();
+    chooser_.restart();
 }
 
 void CpuSolver::refresh_materials(const SimParams& params)
@@ -160,6 +163,9 @@ void CpuSolver::step_frame(const SimParams& raw_params)
     sanitize_into(raw_params, params_);
     const SimParams& params = params_;
     refresh_materials(params);
+    const bool choosing = team_->size() > 1;
+    active_team_ = !choosing || chooser_.team_next() ? team_.get() : one_thread_.get();
+    const auto frame_start = std::chrono::steady_clock::now();
     const bool body_contact = params.body_contact;
     const float h = kFrameSeconds / static_cast<float>(params.substeps);
     PassTimes times;
@@ -170,7 +176,7 @@ void CpuSolver::step_frame(const SimParams& raw_params)
         reset_lambda();
         clock.charge(times.predict_ms);
         if (body_contact) {
-            contacts_.find(predicted_positions_, *team_);
+            contacts_.find(predicted_positions_, *active_team_);
             clock.charge(times.contact_find_ms);
         }
         for (int iteration = 0; iteration < params.iterations; ++iteration) {
@@ -187,7 +193,7 @@ void CpuSolver::step_frame(const SimParams& raw_params)
             if (body_contact) {
                 contacts_.solve(positions_, predicted_positions_, corrections_, velocities_,
                                 inverse_masses_, h, params.static_friction,
-                                params.dynamic_friction, *team_);
+                                params.dynamic_friction, *active_team_);
                 clock.charge(times.contact_solve_ms);
                 // The static world has the last word: a contact may have
                 // pushed a vertex into the ground or an obstacle.
@@ -208,6 +214,11 @@ void CpuSolver::step_frame(const SimParams& raw_params)
     clock.charge(times.normals_ms);
     if (pass_timing_) {
         pass_times_ = times;
+    }
+    if (choosing) {
+        chooser_.record(std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                      frame_start)
+                            .count());
     }
 }
 
@@ -278,21 +289,25 @@ void CpuSolver::solve_tets_colored(const SimParams& params, float h)
                             k.volume_enabled};
     const TetBlockArrays arrays = block_arrays(blocks_);
     if (blocks_.shares > 1) {
-        // Each member owns a share of whole bodies: all its colours in turn,
-        // with no wait between them.
-        team_->run([&](int member) {
+        // Each member owns a share of whole bodies (one thread: all of them
+        // in turn): all its colours in turn, with no wait between them.
+        const size_t members = static_cast<size_t>(active_team_->size());
+        active_team_->run([&](int member) {
             const ScopedFlushDenormals flush_denormals;  // the workers' own FPU state
-            const size_t first = static_cast<size_t>(member) * blocks_.colors;
-            for (size_t c = first; c < first + blocks_.colors; ++c) {
-                if (blocks_.color_blocks[c] < blocks_.color_blocks[c + 1]) {
-                    kernel_.solve(arrays, step, blocks_.color_blocks[c],
-                                  blocks_.color_blocks[c + 1], block_residuals_.data());
+            for (size_t share = static_cast<size_t>(member); share < blocks_.shares;
+                 share += members) {
+                const size_t first = share * blocks_.colors;
+                for (size_t c = first; c < first + blocks_.colors; ++c) {
+                    if (blocks_.color_blocks[c] < blocks_.color_blocks[c + 1]) {
+                        kernel_.solve(arrays, step, blocks_.color_blocks[c],
+                                      blocks_.color_blocks[c + 1], block_residuals_.data());
+                    }
                 }
             }
         });
     } else {
-        const size_t members = static_cast<size_t>(team_->size());
-        team_->run([&](int member) {
+        const size_t members = static_cast<size_t>(active_team_->size());
+        active_team_->run([&](int member) {
             const ScopedFlushDenormals flush_denormals;  // the workers' own FPU state
             for (size_t c = 0; c < blocks_.colors; ++c) {
                 // Within a colour no vertex is shared: the blocks are
@@ -307,7 +322,7 @@ void CpuSolver::solve_tets_colored(const SimParams& params, float h)
                 if (begin < stop) {
                     kernel_.solve(arrays, step, begin, stop, block_residuals_.data());
                 }
-                team_->barrier();  // the next colour reads what this one wrote
+                active_team_->barrier();  // the next colour reads what this one wrote
             }
         });
     }

@@ -7,6 +7,7 @@
 #include "core/material.h"
 #include "core/simd/tet_blocks.h"
 #include "core/solver.h"
+#include "core/thread_chooser.h"
 #include "core/worker_team.h"
 
 #include <memory>
@@ -53,6 +54,9 @@ public:
     // A mesh whose colours are too small to share runs on fewer.
     void set_threads(int threads);
     int threads_in_use() const { return team_->size(); }
+    // Whether the latest frames ran on one thread although the team has
+    // more: timed faster (ThreadChooser).
+    bool running_on_one_thread() const { return team_->size() > 1 && !chooser_.team_chosen(); }
 
     // Direct views for the CPU-side renderer fallback and the tests.
     const std::vector<glm::vec3>& positions() const { return positions_; }
@@ -127,6 +131,9 @@ private:
     std::vector<double> block_residuals_;    // per block, summed in block order
     int requested_threads_ = 1;
     std::unique_ptr<WorkerTeam> team_ = std::make_unique<WorkerTeam>(1);
+    std::unique_ptr<WorkerTeam> one_thread_ = std::make_unique<WorkerTeam>(1);
+    WorkerTeam* active_team_ = team_.get();  // this frame's: the team or one thread
+    ThreadChooser chooser_;
     void start_team();
     // The Gauss-Seidel blocks for the mesh and kernel, and what depends on them.
     void lay_out_blocks();
