@@ -178,7 +178,7 @@ TEST(BenchJson, OneRowPerLineEveryKeyInItsOrder)
     const Json rows = Json::parse(text);
     ASSERT_EQ(rows.size(), 2u);
     const std::vector<std::string> keys{
-        "mesh", "solver", "method", "simd", "threads", "vertices", "tets", "substeps",
+        "mesh", "solver", "method", "simd", "threads", "ran_on_one_thread", "vertices", "tets", "substeps",
         "iterations", "frames", "ms_per_frame", "ms_p10", "ms_p90", "tet_solves_per_s",
         "frame_clock", "machine"};
     EXPECT_EQ(keys_in_order(rows[0]), keys) << "no passes_ms without pass times";
@@ -191,6 +191,7 @@ TEST(BenchJson, OneRowPerLineEveryKeyInItsOrder)
                                         "clock"}));
 
     EXPECT_EQ(rows[0]["threads"], 2);
+    EXPECT_EQ(rows[0]["ran_on_one_thread"], false);
     EXPECT_EQ(rows[0]["ms_p90"], 4.5);
     EXPECT_EQ(rows[0]["tet_solves_per_s"], cube_row().tet_solves_per_s()) << "exactly, not rounded";
     EXPECT_EQ(rows[1]["machine"], "test machine");

@@ -40,6 +40,7 @@ nlohmann::ordered_json row_json(const BenchRow& r, const std::string& machine)
     row["method"] = r.method;
     row["simd"] = r.simd;
     row["threads"] = r.threads;
+    row["ran_on_one_thread"] = r.ran_on_one_thread;
     row["vertices"] = r.vertices;
     row["tets"] = r.tets;
     row["substeps"] = r.substeps;
@@ -80,9 +81,16 @@ std::string bench_table(const std::vector<BenchRow>& rows)
     for (const BenchRow& r : rows) {
         text += format("%-13s %-6s %-12s %-6s %3d %7zu %7zu %6d %9.2f %8.2f..%-8.2f %9.2f | ",
                        r.mesh.c_str(), r.solver.c_str(), r.method.c_str(), r.simd.c_str(),
-                       r.threads, r.vertices, r.tets, r.frames, r.ms_per_frame, r.ms_p10, r.ms_p90,
+                       r.ran_on_one_thread ? 1 : r.threads, r.vertices, r.tets, r.frames, r.ms_per_frame, r.ms_p10, r.ms_p90,
                        r.tet_solves_per_s() * 1e-6);
         text += pass_columns(r.passes) + "  " + r.frame_clock + "\n";
+    }
+    for (const BenchRow& r : rows) {
+        if (r.ran_on_one_thread) {
+            text += "thr 1 in a row of --threads " + std::to_string(r.threads) +
+                    ": the team timed slower than one thread (busy cores) and stepped aside.\n";
+            break;
+        }
     }
     text += "M solve/s: million tet solves (shape + volume) per second = tets x substeps x "
             "iterations / median frame.\nPass columns: ms per frame, mean over extra frames "

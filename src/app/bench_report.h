@@ -13,6 +13,9 @@ struct BenchRow {
     std::string solver;  // "cpu" or "gpu"
     std::string method;  // "gauss-seidel" or "jacobi"
     int threads = 1;     // CPU solver threads (1 for the GPU)
+    // The team timed slower than one thread (a busy machine), and the
+    // frames ran on one (ThreadChooser).
+    bool ran_on_one_thread = false;
     std::string simd;    // the CPU tet kernel's instruction set; "-" on the GPU
     size_t vertices = 0;
     size_t tets = 0;

@@ -295,6 +295,7 @@ int run_benchmark(const Options& options)
                         continue;
                     }
                     time_on(cpu_solver, cpu_solver.threads_in_use(), cpu_solver.tet_kernel().name);
+                    rows.back().ran_on_one_thread = cpu_solver.running_on_one_thread();
                 }
             }
             if (run_gpu) {
