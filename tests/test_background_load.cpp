@@ -2,6 +2,7 @@
 // mesh as a load on the calling thread, refuses a second load while one
 // runs, and a cancel ends it with "loading PATH cancelled".
 #include "app/background_load.h"
+#include "core/render_surface.h"
 
 #include "core/bunny.h"
 #include "core/presets.h"
@@ -45,6 +46,13 @@ TEST(BackgroundLoad, GivesTheSameMeshAsALoadOnThisThread)
     EXPECT_EQ(loaded.tets, here.value().tets);
     EXPECT_EQ(loaded.rest_positions, here.value().rest_positions);
     EXPECT_EQ(loaded.name, path);
+    // With the drawn surface made there too: the OBJ's own, embedded.
+    const RenderSurface* drawn = background.value().own_surface.get();
+    ASSERT_NE(drawn, nullptr);
+    const RenderSurface again = build_render_surface(background.value(), DrawnSurface::own);
+    EXPECT_EQ(drawn->triangles, again.triangles);
+    EXPECT_EQ(drawn->weights, again.weights);
+    EXPECT_EQ(drawn->triangles.size(), background.value().bodies[0].skin->triangles.size());
 }
 
 TEST(BackgroundLoad, RefusesASecondLoadAndCancelsTheFirst)

@@ -1,5 +1,7 @@
 #include "app/background_load.h"
 
+#include "core/render_surface.h"
+
 #include "app/scene_file.h"
 #include "core/presets.h"
 
@@ -26,10 +28,8 @@ void lower_this_threads_priority()
 #endif
 }
 
-Result<World> load_in_background(const std::string& path, int resolution,
-                                 LoadProgress* progress)
+Result<World> load_world(const std::string& path, int resolution, LoadProgress* progress)
 {
-    lower_this_threads_priority();
     if (names_scene_file(path)) {
         return load_scene_world(path, resolution, progress);
     }
@@ -38,6 +38,20 @@ Result<World> load_in_background(const std::string& path, int resolution,
         return Result<World>::failure(mesh.error());
     }
     return *single_body_world(std::make_shared<const TetMesh>(std::move(mesh).value()));
+}
+
+Result<World> load_in_background(const std::string& path, int resolution,
+                                 LoadProgress* progress)
+{
+    lower_this_threads_priority();
+    Result<World> world = load_world(path, resolution, progress);
+    if (world) {
+        // The drawn surface here too: embedding a large OBJ's surface in
+        // its tets takes a good part of a second.
+        world.value().own_surface = std::make_shared<const RenderSurface>(
+            build_render_surface(world.value(), DrawnSurface::own));
+    }
+    return world;
 }
 
 }  // namespace

@@ -56,6 +56,8 @@ struct WorldBody {
     std::shared_ptr<const SurfaceMesh> skin;
 };
 
+struct RenderSurface;  // render_surface.h
+
 struct World {
     std::string name;
     std::shared_ptr<const TetMesh> mesh;  // all bodies, body after body
@@ -66,6 +68,10 @@ struct World {
     std::vector<Obstacle> obstacles;
     std::optional<glm::vec3> gravity_m_s2;
     std::optional<bool> ground;
+    // The drawn surface of the bodies' own surfaces (render_surface.h),
+    // made where the world was loaded, off the window's thread; null: made
+    // when it is first drawn. Whoever changes a copy's bodies resets it.
+    std::shared_ptr<const RenderSurface> own_surface;
 
     size_t body_count() const { return bodies.size(); }
 };

@@ -25,7 +25,9 @@ void DrawnBodies::set_world(const World& world, DrawnSurface choice)
     skin_in_use_ = false;
     surface_note_.clear();
     if (skin_) {
-        RenderSurface surface = build_render_surface(world, choice);
+        RenderSurface surface = choice == DrawnSurface::own && world.own_surface
+                                    ? *world.own_surface
+                                    : build_render_surface(world, choice);
         surface_note_ = render_surface_note(world, surface);
         const size_t largest = std::max(surface.vertex_count(), surface.triangles.size());
         if (largest <= SurfaceSkin::max_items()) {
