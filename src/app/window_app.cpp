@@ -37,7 +37,6 @@ namespace {
 // How long a picture waits for frames running beside the window.
 constexpr double kRedrawWhileSteppingS = 0.05;
 
-
 // Mouse drags that started outside the panel move the camera.
 class CameraMouse {
 public:
