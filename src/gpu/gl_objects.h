@@ -4,7 +4,9 @@
 
 #include "gpu/gl_loader.h"
 
+#include <algorithm>
 #include <utility>
+#include <vector>
 
 template <void (*Delete)(GLuint)>
 class GlName {
@@ -61,4 +63,21 @@ inline GlBuffer make_buffer()
     GLuint name = 0;
     glGenBuffers(1, &name);
     return GlBuffer(name);
+}
+
+// A new buffer holding `data`, left bound to GL_SHADER_STORAGE_BUFFER. An
+// empty one still gets 16 bytes: binding a zero-size buffer to a block is
+// an error.
+template <typename T>
+GlBuffer make_storage_buffer(const std::vector<T>& data, GLenum usage)
+{
+    GlBuffer buffer = make_buffer();
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer.get());
+    const size_t bytes = std::max<size_t>(data.size() * sizeof(T), 16);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, usage);
+    if (!data.empty()) {
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0,
+                        static_cast<GLsizeiptr>(data.size() * sizeof(T)), data.data());
+    }
+    return buffer;
 }

@@ -35,15 +35,7 @@ struct TetRestBlock {
 template <typename T>
 void upload(GlBuffer& buffer, const std::vector<T>& data, GLenum usage = GL_DYNAMIC_DRAW)
 {
-    buffer = make_buffer();
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer.get());
-    // An empty buffer still gets storage: binding a zero-size buffer is an error.
-    const size_t bytes = std::max<size_t>(data.size() * sizeof(T), 16);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, usage);
-    if (!data.empty()) {
-        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0,
-                        static_cast<GLsizeiptr>(data.size() * sizeof(T)), data.data());
-    }
+    buffer = make_storage_buffer(data, usage);
 }
 
 std::vector<glm::vec4> to_vec4(const std::vector<glm::vec3>& v)

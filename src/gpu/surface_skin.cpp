@@ -38,22 +38,15 @@ struct StressTetBlock {
 static_assert(sizeof(StressTetBlock) == 64, "std430 layout of StressTet");
 
 template <typename T>
-GlBuffer upload(const std::vector<T>& data, GLenum usage = GL_STATIC_DRAW)
+GlBuffer upload(const std::vector<T>& data)
 {
-    GlBuffer buffer = make_buffer();
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer.get());
-    // Never empty: a zero-size buffer cannot be bound to a block.
-    const size_t bytes = std::max<size_t>(data.size() * sizeof(T), 16);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, usage);
-    if (!data.empty()) {
-        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0,
-                        static_cast<GLsizeiptr>(data.size() * sizeof(T)), data.data());
-    }
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-    return buffer;
+    return make_storage_buffer(data, GL_STATIC_DRAW);
 }
 
-GlBuffer zeros(size_t bytes) { return upload(std::vector<uint8_t>(bytes, 0), GL_DYNAMIC_DRAW); }
+GlBuffer zeros(size_t bytes)
+{
+    return make_storage_buffer(std::vector<uint8_t>(bytes, 0), GL_DYNAMIC_DRAW);
+}
 
 }  // namespace
 
