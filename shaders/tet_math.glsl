@@ -323,3 +323,73 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
         d3 += (w.w * dlambda) * g3;
     }
 }
+
+// ---------------------------------------------------------------------------
+// Angular momentum (docs/algorithm.md, "Angular momentum").
+// ---------------------------------------------------------------------------
+
+// A substep's angular momentum changes by sum_v m_v s_v x dx_v / h, with s_v
+// the vertex's position at the start of the substep and dx_v the whole
+// correction it received. A tet's step is torque-free about the positions it
+// was taken at (its constraints do not change under rotation), not about
+// s: where the corners move at different speeds (a body spinning, or
+// snapping back from a stretch) each step adds or takes a little spin. This
+// removes from the step d0..d3 the rigid rotation omega x (s_a - c) about
+// the corners' start positions that carries that spin, c their centre of
+// mass, so every step leaves the angular momentum as it was (and, as
+// before, the linear momentum). s0..s3 are the start positions, w the
+// inverse masses; a tet with a pinned corner is left alone (the pin holds
+// it from outside the body anyway), as is one whose start corners lie on a
+// line (no rotation to remove about it).
+TM_FN void tm_keep_angular_momentum(vec3 s0, vec3 s1, vec3 s2, vec3 s3, vec4 w,
+                                    TM_INOUT(vec3) d0, TM_INOUT(vec3) d1,
+                                    TM_INOUT(vec3) d2, TM_INOUT(vec3) d3)
+{
+    if (min(min(w.x, w.y), min(w.z, w.w)) <= 0.0f) {
+        return;
+    }
+    // Mass fractions (summing to one) keep the inertia's scale near r^2.
+    vec4 m = vec4(1.0f / w.x, 1.0f / w.y, 1.0f / w.z, 1.0f / w.w);
+    m *= 1.0f / (m.x + m.y + m.z + m.w);
+    vec3 c = m.x * s0 + m.y * s1 + m.z * s2 + m.w * s3;
+    vec3 r0 = s0 - c;
+    vec3 r1 = s1 - c;
+    vec3 r2 = s2 - c;
+    vec3 r3 = s3 - c;
+    // The inertia tensor sum m (|r|^2 I - r r^T), by its six entries.
+    vec3 q0 = m.x * r0;
+    vec3 q1 = m.y * r1;
+    vec3 q2 = m.z * r2;
+    vec3 q3 = m.w * r3;
+    float xx = q0.x * r0.x + q1.x * r1.x + q2.x * r2.x + q3.x * r3.x;
+    float yy = q0.y * r0.y + q1.y * r1.y + q2.y * r2.y + q3.y * r3.y;
+    float zz = q0.z * r0.z + q1.z * r1.z + q2.z * r2.z + q3.z * r3.z;
+    float xy = q0.x * r0.y + q1.x * r1.y + q2.x * r2.y + q3.x * r3.y;
+    float xz = q0.x * r0.z + q1.x * r1.z + q2.x * r2.z + q3.x * r3.z;
+    float yz = q0.y * r0.z + q1.y * r1.z + q2.y * r2.z + q3.y * r3.z;
+    float i_xx = yy + zz;
+    float i_yy = xx + zz;
+    float i_zz = xx + yy;
+    // Its adjugate (the inertia is symmetric, off-diagonal entries -xy ...).
+    float a_xx = i_yy * i_zz - yz * yz;
+    float a_yy = i_xx * i_zz - xz * xz;
+    float a_zz = i_xx * i_yy - xy * xy;
+    float a_xy = xy * i_zz + xz * yz;
+    float a_xz = xy * yz + xz * i_yy;
+    float a_yz = i_xx * yz + xy * xz;
+    float determinant = i_xx * a_xx - xy * a_xy - xz * a_xz;
+    float trace = i_xx + i_yy + i_zz;
+    if (!(determinant > 1.0e-6f * trace * trace * trace)) {
+        return;
+    }
+    // The spin the step carries, sum m r x d, and the rotation that holds it.
+    vec3 l = cross(q0, d0) + cross(q1, d1) + cross(q2, d2) + cross(q3, d3);
+    vec3 omega = vec3(a_xx * l.x + a_xy * l.y + a_xz * l.z,
+                      a_xy * l.x + a_yy * l.y + a_yz * l.z,
+                      a_xz * l.x + a_yz * l.y + a_zz * l.z) *
+                 (1.0f / determinant);
+    d0 -= cross(omega, r0);
+    d1 -= cross(omega, r1);
+    d2 -= cross(omega, r2);
+    d3 -= cross(omega, r3);
+}

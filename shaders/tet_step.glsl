@@ -3,6 +3,13 @@
 // Reads the tet's corners and rest data, updates its multipliers, returns
 // the four corrections. Same expressions as CpuSolver::solve_tet.
 
+// Where vertex v began the substep: predict moved it by h times the
+// velocity it left in Velocities, which the iterations do not change.
+vec3 start_position(uint v)
+{
+    return predicted[v].xyz - u_gravity_h.w * velocities[v].xyz;
+}
+
 void solve_tet_at(uint t, float omega, out uvec4 tet, out vec3 d0, out vec3 d1, out vec3 d2,
                   out vec3 d3)
 {
@@ -20,6 +27,8 @@ void solve_tet_at(uint t, float omega, out uvec4 tet, out vec3 d0, out vec3 d1, 
     tm_solve_tet(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
                  positions[tet.w].xyz, w, B, rest_volume, alpha_arap, alpha_volume,
                  volume_enabled, omega, lambda.x, lambda.y, d0, d1, d2, d3, residual);
+    tm_keep_angular_momentum(start_position(tet.x), start_position(tet.y),
+                             start_position(tet.z), start_position(tet.w), w, d0, d1, d2, d3);
     lambdas[t] = vec4(lambda.x, lambda.y, residual, 0.0f);
 }
 

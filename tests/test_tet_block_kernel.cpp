@@ -1,5 +1,5 @@
 // The SIMD tet kernels against the scalar per-tet maths they vectorize
-// (tm_solve_tet of shaders/tet_math.glsl), on every instruction set this CPU
+// (tm_solve_tet and tm_keep_angular_momentum of shaders/tet_math.glsl), on every instruction set this CPU
 // runs, and the CPU solver's results against each other kernel.
 #include "core/flush_denormals.h"
 #include "core/material.h"
@@ -15,6 +15,7 @@ namespace {
 struct KernelCase {
     std::vector<glm::vec3> predicted;
     std::vector<glm::vec3> corrections;
+    std::vector<glm::vec3> start;  // where the substep began
     std::vector<float> inverse_masses;
 };
 
@@ -22,7 +23,8 @@ struct KernelCase {
 // through their opposite faces (inverted tets), some vertices pinned, and
 // non-zero corrections so that x = predicted + correction is exercised;
 // one end left at rest, where the shape step has nothing to do (C below
-// the skip threshold).
+// the skip threshold). The vertices began the substep elsewhere, moving at
+// different velocities, so that the angular momentum step has work to do.
 KernelCase deformed_cube(const TetMesh& mesh)
 {
     std::mt19937 random(7);
@@ -35,12 +37,15 @@ KernelCase deformed_cube(const TetMesh& mesh)
         if (r.x < min_x + 0.2f) {
             c.predicted.push_back(r);
             c.corrections.push_back(glm::vec3(0.0f));
+            c.start.push_back(r);
             c.inverse_masses.push_back(1.0f);
             continue;
         }
         const glm::vec3 squashed(1.2f * r.x + 0.3f * r.y, 0.7f * r.y, r.z - 0.2f * r.x);
         c.predicted.push_back(squashed + glm::vec3(jitter(random), jitter(random), jitter(random)));
         c.corrections.push_back(glm::vec3(jitter(random), jitter(random), jitter(random)) * 0.1f);
+        c.start.push_back(c.predicted.back() -
+                          glm::vec3(jitter(random), jitter(random), jitter(random)) * 0.5f);
         c.inverse_masses.push_back(v % 17 == 0 ? 0.0f : 1.0f + 0.5f * jitter(random) * 25.0f);
     }
     for (size_t t = 0; t < mesh.tet_count(); t += 29) {
@@ -51,6 +56,7 @@ KernelCase deformed_cube(const TetMesh& mesh)
     }
     c.predicted.push_back(glm::vec3(0.0f));  // the dummy vertex of the padding
     c.corrections.push_back(glm::vec3(0.0f));
+    c.start.push_back(glm::vec3(0.0f));
     return c;
 }
 
@@ -91,7 +97,8 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
         const TetBlocks before = make_tet_blocks(*mesh, kernel.lanes);  // for the indices
         std::vector<glm::vec3> corrections = input.corrections;
         std::vector<double> residuals(blocks.block_count, 0.0);
-        const TetBlockStep step{&input.predicted[0].x, &corrections[0].x, inv_h2, true};
+        const TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start[0].x,
+                                inv_h2, true};
         // One colour: its tets share no vertex, so each tet's step is
         // independent and comparable with the scalar one on its own.
         const size_t color = 1;
@@ -126,6 +133,9 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
                                    volume_on ? volume_compliances[t] * inv_h2 : 0.0f, volume_on,
                                    1.0f, lambda_shape, lambda_volume, d[0], d[1], d[2], d[3],
                                    residual);
+            tet_math::tm_keep_angular_momentum(input.start[tet.x], input.start[tet.y],
+                                               input.start[tet.z], input.start[tet.w], w, d[0],
+                                               d[1], d[2], d[3]);
             scalar_residuals[slot / blocks.lanes] += residual;
             // At rest (the undeformed end): the shape step is skipped.
             glm::mat3 U, V;

@@ -3,6 +3,7 @@
 #include "app/offscreen_screenshot.h"
 #include "app/scene_file.h"
 #include "app/stats_json.h"
+#include "core/body_materials.h"
 #include "core/cpu_solver.h"
 #include "core/file_output.h"
 #include "core/penetration.h"
@@ -169,6 +170,10 @@ int run_headless(const Options& options)
     solver->read_velocities(velocities);
     report.stats = compute_stats(*mesh, positions, velocities);
     report.bodies = compute_body_stats(*world.value(), positions);
+    std::vector<BodyMaterial> materials;
+    update_body_materials(*world.value(), params, materials);
+    report.momenta = compute_momenta(positions, velocities,
+                                     material_arrays(*world.value(), materials).inverse_masses);
     if (report.stats.nan_count > 0) {
         report.max_penetration_m = NAN;
         report.max_penetration_between_bodies_m = NAN;

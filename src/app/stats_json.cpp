@@ -32,6 +32,13 @@ std::string report_to_json(const RunReport& r)
     json["nan_count"] = s.nan_count;
     json["max_speed"] = shortest_decimal(s.max_speed_m_s);
     json["centroid_speed"] = shortest_decimal(s.centroid_speed_m_s);
+    const auto triple = [](const glm::dvec3& v) {
+        return nlohmann::ordered_json{shortest_decimal(float(v.x)), shortest_decimal(float(v.y)),
+                                      shortest_decimal(float(v.z))};
+    };
+    json["momentum"] = triple(r.momenta.linear);
+    json["angular_momentum"] = triple(r.momenta.angular);
+    json["kinetic_energy"] = shortest_decimal(float(r.momenta.kinetic_energy_j));
     json["mean_residual"] = nullptr;  // until the solver has iterated once
     if (r.mean_residual) {
         json["mean_residual"] = shortest_decimal(*r.mean_residual);

@@ -20,6 +20,7 @@ struct RunReport {
     std::optional<float> mean_residual;  // the solver's convergence readout
     bool diverged = false;               // a position became NaN or infinite; `frames` ran
     std::vector<BodyStats> bodies;       // one per body of the world
+    Momenta momenta;                     // the whole world's
     // The deepest any vertex lies inside another body or its own
     // (core/penetration.h), and inside another body; NaN when the
     // positions are not finite.

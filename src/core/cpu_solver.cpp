@@ -58,6 +58,7 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     contacts_.load(*world_);
     normals_.assign(nv, glm::vec3(0.0f, 1.0f, 0.0f));
     predicted_positions_ = positions_;  // lay_out_blocks adds the dummy vertices
+    start_positions_ = positions_;
     corrections_.assign(nv, glm::vec3(0.0f));
     static_push_m_.assign(nv, 0.0f);
     lambda_arap_.assign(nt, 0.0f);
@@ -98,6 +99,7 @@ void CpuSolver::lay_out_blocks()
     blocks_ = make_tet_blocks(*mesh_, kernel_.lanes, tet_share, shares);
     // Each share's dummy vertex, after the mesh's.
     predicted_positions_.resize(mesh_->vertex_count() + shares, glm::vec3(0.0f));
+    start_positions_.resize(mesh_->vertex_count() + shares, glm::vec3(0.0f));
     corrections_.resize(mesh_->vertex_count() + shares, glm::vec3(0.0f));
     block_residuals_.assign(blocks_.block_count, 0.0);
     materials_.clear();  // the new blocks need their inverse masses and compliances
@@ -233,6 +235,8 @@ void CpuSolver::predict(const SimParams& params, float h)
                                      h);
         }
         predicted_positions_[v] = positions_[v];
+        // Where it began, as the GPU's tet step reconstructs it (tet_step.glsl).
+        start_positions_[v] = positions_[v] - h * velocities_[v];
     }
 }
 
@@ -266,6 +270,9 @@ float CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm
                            positions_[tet.w], w, mesh.inv_rest_shapes[t], rest_volume,
                            shape_compliance_[t] * k.inv_h2, alpha_volume, volume_on, omega, lambda_arap_[t], lambda_volume_[t], d[0], d[1],
                            d[2], d[3], residual);
+    tet_math::tm_keep_angular_momentum(start_positions_[tet.x], start_positions_[tet.y],
+                                       start_positions_[tet.z], start_positions_[tet.w], w,
+                                       d[0], d[1], d[2], d[3]);
     return residual;
 }
 
@@ -285,7 +292,8 @@ void CpuSolver::solve_tets_colored(const SimParams& params, float h)
     const TetStepConstants k = tet_step_constants(params, h);
     // The kernels read the vertex arrays as flat x y z floats.
     static_assert(sizeof(glm::vec3) == 3 * sizeof(float));
-    const TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x, k.inv_h2,
+    const TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x,
+                            &start_positions_[0].x, k.inv_h2,
                             k.volume_enabled};
     const TetBlockArrays arrays = block_arrays(blocks_);
     if (blocks_.shares > 1) {

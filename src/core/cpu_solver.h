@@ -119,6 +119,9 @@ private:
     // Both hold one more entry per share of the blocks than there are
     // vertices: the dummy vertices the SIMD blocks' padding lanes point at.
     std::vector<glm::vec3> predicted_positions_;
+    // Where each vertex began the substep (tm_keep_angular_momentum); the
+    // dummy vertices too, as predicted_positions_.
+    std::vector<glm::vec3> start_positions_;
     std::vector<glm::vec3> corrections_;
     std::vector<float> static_push_m_;       // normal correction by ground and obstacles this substep
     std::vector<float> lambda_arap_;         // per tet

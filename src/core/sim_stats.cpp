@@ -82,6 +82,37 @@ glm::dvec3 linear_momentum(const TetMesh& mesh, const std::vector<glm::vec3>& ve
     return p;
 }
 
+Momenta compute_momenta(const std::vector<glm::vec3>& positions,
+                        const std::vector<glm::vec3>& velocities,
+                        const std::vector<float>& inverse_masses)
+{
+    Momenta momenta;
+    glm::dvec3 weighted_position(0.0);
+    double mass = 0.0;
+    for (size_t v = 0; v < positions.size(); ++v) {
+        if (inverse_masses[v] > 0.0f) {
+            const double m = 1.0 / double(inverse_masses[v]);
+            const glm::dvec3 velocity(velocities[v]);
+            weighted_position += m * glm::dvec3(positions[v]);
+            mass += m;
+            momenta.linear += m * velocity;
+            momenta.kinetic_energy_j += 0.5 * m * glm::dot(velocity, velocity);
+        }
+    }
+    if (mass == 0.0) {
+        return momenta;
+    }
+    const glm::dvec3 centre = weighted_position / mass;
+    for (size_t v = 0; v < positions.size(); ++v) {
+        if (inverse_masses[v] > 0.0f) {
+            momenta.angular += glm::cross(glm::dvec3(positions[v]) - centre,
+                                          glm::dvec3(velocities[v])) /
+                               double(inverse_masses[v]);
+        }
+    }
+    return momenta;
+}
+
 std::vector<BodyStats> compute_body_stats(const World& world,
                                           const std::vector<glm::vec3>& positions)
 {

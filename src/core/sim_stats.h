@@ -36,6 +36,20 @@ float tet_volume(const TetMesh& mesh, const std::vector<glm::vec3>& positions, s
 glm::dvec3 linear_momentum(const TetMesh& mesh, const std::vector<glm::vec3>& velocities,
                            float density_kg_m3);
 
+// The whole world's momenta and kinetic energy, from each vertex's mass
+// (1 / inverse mass; pinned vertices, inverse mass 0, are left out). The
+// angular momentum is about the free vertices' centre of mass, so that a
+// body flying without spin has none whatever its path.
+struct Momenta {
+    glm::dvec3 linear{0.0};    // kg m/s
+    glm::dvec3 angular{0.0};   // kg m^2/s
+    double kinetic_energy_j = 0.0;
+};
+
+Momenta compute_momenta(const std::vector<glm::vec3>& positions,
+                        const std::vector<glm::vec3>& velocities,
+                        const std::vector<float>& inverse_masses);
+
 // One body of a world, for the stats' "bodies" list.
 struct BodyStats {
     size_t vertices = 0;

@@ -3,6 +3,7 @@
 #include "gl_test_support.h"
 
 #include "../material_scenarios.h"
+#include "../spin_scenario.h"
 #include "../test_support.h"
 #include "gpu_solver_test_support.h"
 
@@ -146,4 +147,22 @@ TEST_F(GpuSolverTest, CrushedBunnyStiffenedUnfoldsWhereItLies)
     std::printf("GPU: crushed bunny stiffened with the ramp: centroid rose %.3f m (height %.3f m)\n",
                 rise, height_m);
     EXPECT_LT(rise, height_m);
+}
+
+TEST_F(GpuSolverTest, StretchedSpinningCubeKeepsItsAngularMomentum)
+{
+    // The CPU's test (tests/test_angular_momentum.cpp), shorter: the
+    // snap-back is over within the first frame.
+    for (const SolverMethod method : {SolverMethod::gauss_seidel, SolverMethod::jacobi}) {
+        std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+        ASSERT_TRUE(gpu);
+        SimParams params;
+        params.youngs_modulus_pa = 1.0e7f;
+        params.method = method;
+        const spin_scenario::SpinRun run =
+            spin_scenario::run_stretched_spinning_cube(*gpu, params, 20);
+        std::printf("GPU %s: |L| / |L0| worst %.2e off over 20 frames\n",
+                    solver_method_name(method), run.worst_ratio_deviation);
+        EXPECT_LT(run.worst_ratio_deviation, 2e-3) << solver_method_name(method);
+    }
 }

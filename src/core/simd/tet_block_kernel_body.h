@@ -213,10 +213,55 @@ inline vf xpbd_dlambda(vmask active, vf C, v3 g0, v3 g1, v3 g2, v3 g3, const vf*
     return dlambda;
 }
 
+// tm_keep_angular_momentum, for every lane: a lane with a pinned corner
+// (padding too: its inverse masses are 0) or start corners on a line keeps
+// its step as it is.
+inline void keep_angular_momentum(const v3* s, const vf* w, v3* d)
+{
+    const vmask unpinned = (w[0] > 0.0f) & (w[1] > 0.0f) & (w[2] > 0.0f) & (w[3] > 0.0f);
+    const vf one = splat(1.0f);
+    // Pinned lanes divide by zero here; their results are not used.
+    vf m[4] = {one / w[0], one / w[1], one / w[2], one / w[3]};
+    const vf inv_total = one / (m[0] + m[1] + m[2] + m[3]);
+    for (int a = 0; a < 4; ++a) m[a] = m[a] * inv_total;
+    const v3 c = m[0] * s[0] + m[1] * s[1] + m[2] * s[2] + m[3] * s[3];
+    v3 r[4];
+    v3 q[4];
+    for (int a = 0; a < 4; ++a) {
+        r[a] = s[a] - c;
+        q[a] = m[a] * r[a];
+    }
+    const vf xx = q[0].x * r[0].x + q[1].x * r[1].x + q[2].x * r[2].x + q[3].x * r[3].x;
+    const vf yy = q[0].y * r[0].y + q[1].y * r[1].y + q[2].y * r[2].y + q[3].y * r[3].y;
+    const vf zz = q[0].z * r[0].z + q[1].z * r[1].z + q[2].z * r[2].z + q[3].z * r[3].z;
+    const vf xy = q[0].x * r[0].y + q[1].x * r[1].y + q[2].x * r[2].y + q[3].x * r[3].y;
+    const vf xz = q[0].x * r[0].z + q[1].x * r[1].z + q[2].x * r[2].z + q[3].x * r[3].z;
+    const vf yz = q[0].y * r[0].z + q[1].y * r[1].z + q[2].y * r[2].z + q[3].y * r[3].z;
+    const vf i_xx = yy + zz;
+    const vf i_yy = xx + zz;
+    const vf i_zz = xx + yy;
+    const vf a_xx = i_yy * i_zz - yz * yz;
+    const vf a_yy = i_xx * i_zz - xz * xz;
+    const vf a_zz = i_xx * i_yy - xy * xy;
+    const vf a_xy = xy * i_zz + xz * yz;
+    const vf a_xz = xy * yz + xz * i_yy;
+    const vf a_yz = i_xx * yz + xy * xz;
+    const vf determinant = i_xx * a_xx - xy * a_xy - xz * a_xz;
+    const vf trace = i_xx + i_yy + i_zz;
+    const vmask invertible = unpinned & (determinant > 1.0e-6f * trace * trace * trace);
+    const v3 l = cross(q[0], d[0]) + cross(q[1], d[1]) + cross(q[2], d[2]) + cross(q[3], d[3]);
+    const v3 omega = v3{a_xx * l.x + a_xy * l.y + a_xz * l.z,
+                        a_xy * l.x + a_yy * l.y + a_yz * l.z,
+                        a_xz * l.x + a_yz * l.y + a_zz * l.z} *
+                     (one / determinant);
+    for (int a = 0; a < 4; ++a) d[a] = select(invertible, d[a] - cross(omega, r[a]), d[a]);
+}
+
 // tm_solve_tet on one block; returns the per-lane residual.
 inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
 {
     v3 x[4];
+    v3 start[4];  // where the substep began
     v3 correction[4];
     vi corner3[4];
     vf w[4];
@@ -231,6 +276,8 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
         // x = predicted + correction: the positions the scalar solver keeps.
         x[a] = predicted + correction[a];
         w[a] = tb_load(blocks.inverse_mass[a] + slot);
+        start[a] = {tb_gather(step.start, corner3[a]), tb_gather(step.start + 1, corner3[a]),
+                    tb_gather(step.start + 2, corner3[a])};
     }
     m3 Bm;
     for (int column = 0; column < 3; ++column) {
@@ -293,6 +340,7 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
     }
     tb_store(blocks.lambda_shape + slot, lambda_shape);
     tb_store(blocks.lambda_volume + slot, lambda_volume);
+    keep_angular_momentum(start, w, d);
 
     // No two lanes share a vertex (padding lanes share the dummy vertex and
     // add exactly zero to it), so the scatter has no conflicts.
