@@ -40,8 +40,8 @@ for key in ["preset", "method", "vertices", "tets", "frames", "substeps", "itera
 stats_keys = ["preset", "solver", "vertices", "tets", "frames", "diverged", "method", "substeps",
               "iterations", "youngs_modulus_pa", "poisson_ratio", "ms_per_frame", "min_y", "max_y",
               "centroid", "inverted_tets", "nan_count", "max_speed", "centroid_speed",
-              "mean_residual", "bodies", "max_penetration_m",
-              "max_penetration_between_bodies_m"]
+              "momentum", "angular_momentum", "kinetic_energy", "mean_residual", "bodies",
+              "max_penetration_m", "max_penetration_between_bodies_m"]
 check(list(stats) == stats_keys, f"stats JSON keys in their order: {list(stats)}")
 check(stats["diverged"] is False and isinstance(stats["mean_residual"], float),
       f"a calm CPU run: not diverged, a residual ({stats['diverged']}, {stats['mean_residual']})")
@@ -135,6 +135,32 @@ else:
     check("screenshot written" not in result.stdout, "--screenshot /dev/full not 'written'")
     check("/dev/full" in result.stderr and "No space left" in result.stderr,
           f"--screenshot /dev/full: message names the path and why: {result.stderr.strip()}")
+
+# Free flight from a scene file: no gravity, no ground, no air damping, a
+# cube thrown spinning. Its momentum and angular momentum (about its centre of mass)
+# after a second are what they were at the start; before each tet step was
+# made torque-free the spin lost 1.7% a second.
+scene_path = workdir / "cli_spinning_cube.json"
+scene_path.write_text(json.dumps({
+    "gravity": [0, 0, 0], "ground": False,
+    "bodies": [{"preset": "cube", "position": [0, 1, 0], "velocity": [1, 0, 0],
+                "angular_velocity": [0.5, 3, 1], "youngs": 1e6}]}))
+spin = {}
+for frames in ["0", "60"]:
+    result = run("--headless", "--solver", "cpu", "--scene", str(scene_path), "--damping", "0",
+                 "--frames", frames, "--stats", str(stats_path))
+    check(result.returncode == 0, f"spinning cube, {frames} frames: exit code {result.returncode} "
+                                  f"{result.stderr}")
+    spin[frames] = json.loads(stats_path.read_text())
+start, end = spin["0"], spin["60"]
+l0, l1 = math.hypot(*start["angular_momentum"]), math.hypot(*end["angular_momentum"])
+check(l0 > 0.1 and abs(l1 / l0 - 1) < 2e-3,
+      f"angular momentum kept in free flight: {start['angular_momentum']} -> {end['angular_momentum']}")
+p0, p1 = start["momentum"], end["momentum"]
+check(p0[0] > 1 and all(abs(a - b) < 1e-5 * p0[0] for a, b in zip(p0, p1)),
+      f"momentum kept in free flight: {p0} -> {p1}")
+check(abs(end["centroid"][0] - start["centroid"][0] - 1.0) < 1e-3,
+      f"the cube flew 1 m in 1 s: {start['centroid']} -> {end['centroid']}")
 
 # The bunny preset and own meshes: an OBJ tetrahedralized on load (also as
 # the bare last argument), and a bad file refused with its name.

@@ -42,6 +42,9 @@ RunReport calm_cube_report()
     r.stats.max_speed_m_s = 0.02f;
     r.stats.centroid_speed_m_s = 0.01f;
     r.mean_residual = 8e-8f;
+    r.momenta.linear = glm::dvec3(0.5, -1.0, 0.0);
+    r.momenta.angular = glm::dvec3(0.0, 0.25, 0.0);
+    r.momenta.kinetic_energy_j = 0.75;
     BodyStats one;
     one.vertices = 300;
     one.tets = 1200;
@@ -84,8 +87,9 @@ TEST(StatsJson, EveryKeyInItsOrderWithItsValue)
     const std::vector<std::string> keys{
         "preset", "solver", "vertices", "tets", "frames", "diverged", "method", "substeps",
         "iterations", "youngs_modulus_pa", "poisson_ratio", "ms_per_frame", "min_y", "max_y",
-        "centroid", "inverted_tets", "nan_count", "max_speed", "centroid_speed", "mean_residual",
-        "bodies", "max_penetration_m", "max_penetration_between_bodies_m"};
+        "centroid", "inverted_tets", "nan_count", "max_speed", "centroid_speed", "momentum",
+        "angular_momentum", "kinetic_energy", "mean_residual", "bodies", "max_penetration_m",
+        "max_penetration_between_bodies_m"};
     EXPECT_EQ(keys_in_order(json), keys);
     ASSERT_EQ(json["bodies"].size(), 2u);
     EXPECT_EQ(keys_in_order(json["bodies"][1]),
@@ -94,6 +98,9 @@ TEST(StatsJson, EveryKeyInItsOrderWithItsValue)
     EXPECT_EQ(json["bodies"][1]["min_y"].get<float>(), 0.25f);
     EXPECT_EQ(json["max_penetration_m"], 0.002);
     EXPECT_EQ(json["max_penetration_between_bodies_m"], 0.001);
+    EXPECT_EQ(json["momentum"], Json::array({0.5, -1.0, 0.0}));
+    EXPECT_EQ(json["angular_momentum"], Json::array({0.0, 0.25, 0.0}));
+    EXPECT_EQ(json["kinetic_energy"], 0.75);
     EXPECT_EQ(json["preset"], "cube");
     EXPECT_EQ(json["vertices"], 343);
     EXPECT_EQ(json["frames"], 300);
