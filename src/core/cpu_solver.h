@@ -68,6 +68,8 @@ private:
     // Per substep of length h (DESIGN.md 4.1 - 4.4).
     void predict(const SimParams& params, float h);
     void reset_lambda();
+    // The Gauss-Seidel blocks' copy of where their corners began the substep.
+    void copy_starts_to_blocks();
     // What every tet step of a substep shares.
     struct TetStepConstants {
         bool volume_enabled;  // some body has a volume term

@@ -27,14 +27,12 @@ struct TetBlockArrays {
     const float* inverse_mass[4];
     float* lambda_shape;
     float* lambda_volume;
+    const float* start[12];  // corner a's start position, coordinate k: [3 * a + k]
 };
 
 struct TetBlockStep {
     const float* predicted;  // x y z per vertex, the dummy vertex included
     float* corrections;      // x y z per vertex; the step adds its corrections here
-    // x y z per vertex, where it began the substep, as predicted - h v
-    // (tm_keep_angular_momentum).
-    const float* start;
     float inv_h2;         // alpha~ = compliance / h^2
     bool volume_enabled;  // false: no tet has a volume term, skip it
 };

@@ -276,8 +276,8 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
         // x = predicted + correction: the positions the scalar solver keeps.
         x[a] = predicted + correction[a];
         w[a] = tb_load(blocks.inverse_mass[a] + slot);
-        start[a] = {tb_gather(step.start, corner3[a]), tb_gather(step.start + 1, corner3[a]),
-                    tb_gather(step.start + 2, corner3[a])};
+        start[a] = {tb_load(blocks.start[3 * a] + slot), tb_load(blocks.start[3 * a + 1] + slot),
+                    tb_load(blocks.start[3 * a + 2] + slot)};
     }
     m3 Bm;
     for (int column = 0; column < 3; ++column) {

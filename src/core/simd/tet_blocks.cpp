@@ -45,6 +45,9 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
     for (auto& w : blocks.inverse_mass) w = AlignedArray<float>(slots);
     blocks.lambda_shape = AlignedArray<float>(slots);
     blocks.lambda_volume = AlignedArray<float>(slots);
+    for (AlignedArray<float>& coordinate : blocks.start) {
+        coordinate = AlignedArray<float>(slots);
+    }
 
     for (size_t r = 0; r < runs.size(); ++r) {
         size_t slot = static_cast<size_t>(blocks.color_blocks[r]) * lanes;
@@ -105,6 +108,20 @@ void set_block_compliances(TetBlocks& blocks, const std::vector<float>& shape_co
     }
 }
 
+void copy_block_starts(TetBlocks& blocks, const float* start_positions, size_t first_block,
+                       size_t end_block)
+{
+    const size_t lanes = static_cast<size_t>(blocks.lanes);
+    for (size_t slot = first_block * lanes; slot < end_block * lanes; ++slot) {
+        for (int a = 0; a < 4; ++a) {
+            const float* start = start_positions + 3 * static_cast<size_t>(blocks.corner[a][slot]);
+            for (int k = 0; k < 3; ++k) {
+                blocks.start[3 * a + k][slot] = start[k];
+            }
+        }
+    }
+}
+
 TetBlockArrays block_arrays(TetBlocks& blocks)
 {
     TetBlockArrays arrays;
@@ -122,5 +139,8 @@ TetBlockArrays block_arrays(TetBlocks& blocks)
     arrays.volume_compliance = blocks.volume_compliance.data();
     arrays.lambda_shape = blocks.lambda_shape.data();
     arrays.lambda_volume = blocks.lambda_volume.data();
+    for (int i = 0; i < 12; ++i) {
+        arrays.start[i] = blocks.start[i].data();
+    }
     return arrays;
 }

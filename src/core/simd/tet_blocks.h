@@ -43,6 +43,11 @@ struct TetBlocks {
     AlignedArray<float> inverse_mass[4];  // per corner; 0 for pinned and padding
     AlignedArray<float> lambda_shape;     // XPBD multipliers, reset every substep
     AlignedArray<float> lambda_volume;
+    // Where each corner began the substep, coordinate k of corner a in
+    // [3 * a + k], copied in once per substep (copy_block_starts): the
+    // angular momentum step reads them every iteration, and plain loads
+    // cost far less than gathering them from the vertices each time.
+    AlignedArray<float> start[12];
 
     static constexpr uint32_t kPaddingTet = 0xffffffffu;
 };
@@ -52,6 +57,11 @@ struct TetBlocks {
 // share by share.
 TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes,
                           const std::vector<uint32_t>& tet_share = {}, size_t shares = 1);
+
+// Copies each corner's start position (x y z per vertex, the dummy vertices
+// included) into blocks [first_block, end_block).
+void copy_block_starts(TetBlocks& blocks, const float* start_positions, size_t first_block,
+                       size_t end_block);
 
 // The pointers the kernels take; valid until `blocks` changes.
 TetBlockArrays block_arrays(TetBlocks& blocks);
