@@ -121,6 +121,15 @@ void Scene::reset()
     }
 }
 
+bool Scene::diverged()
+{
+    if (!loaded()) {
+        return false;
+    }
+    const std::optional<float> residual = solver().latest_mean_residual();
+    return residual && !std::isfinite(*residual);
+}
+
 Result<bool> Scene::set_solver(SolverKind kind)
 {
     finish_steps();

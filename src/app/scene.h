@@ -46,6 +46,10 @@ public:
                                       std::optional<std::string> scene = std::nullopt);
     // Restarts the body from its placed pose; nothing without a body.
     void reset();
+    // Whether the solver's convergence readout is not finite: a NaN or an
+    // infinite position makes every residual it touches so. The readout
+    // lags a frame on the GPU; reset() clears it.
+    bool diverged();
 
     // Adds a body to the running world; the bodies already there keep
     // their positions and velocities. Reset then restarts the new world

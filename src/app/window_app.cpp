@@ -131,6 +131,9 @@ private:
     void frame_camera();
     // The panel's grab strength times the grabbed body's mass, N/m.
     float mouse_grab_stiffness() const;
+    // Reset (R, the panel, or a diverged simulation): the world from its
+    // start, the grab let go, the camera on it.
+    void restart_world();
     // Follow mode: the camera's focus eases toward the selected body (or the
     // middle of all of them), about two thirds of the way in a quarter second.
     void follow_body(double elapsed_s);
@@ -583,13 +586,7 @@ void WindowApp::handle_requests()
         update_arena();
     }
     if (std::exchange(panel_.reset_requested, false)) {
-        mouse_grab_.end(scene_);
-        scene_.reset();
-        clock_.clear();
-        material_ramp_.reset();  // back at rest: the material applies at once
-        if (scene_.loaded()) {
-            camera_.frame(scene_.initial_min(), scene_.initial_max(), free_aspect_);
-        }
+        restart_world();
     }
     if (std::exchange(panel_.frame_requested, false)) {
         frame_camera();
@@ -612,6 +609,17 @@ void WindowApp::handle_requests()
             spdlog::error("{} (keeping the previous shaders)", reloaded.error());
             panel_.solver_note = "shader reload failed, previous shaders kept: see the log";
         }
+    }
+}
+
+void WindowApp::restart_world()
+{
+    mouse_grab_.end(scene_);
+    scene_.reset();
+    clock_.clear();
+    material_ramp_.reset();  // back at rest: the material applies at once
+    if (scene_.loaded()) {
+        camera_.frame(scene_.initial_min(), scene_.initial_max(), free_aspect_);
     }
 }
 
@@ -713,6 +721,14 @@ void WindowApp::after_steps(int steps)
 {
     clock_.record_step_cost(panel_.simulation_ms / 1000.0);
     push_history(panel_.simulation_ms_history, static_cast<float>(panel_.simulation_ms));
+    if (scene_.diverged()) {
+        const std::string message = "the simulation of '" + scene_.body_name() +
+                                    "' diverged (a position became NaN or infinite): "
+                                    "restarted from its start";
+        spdlog::error("{}", message);
+        panel_.solver_note = message;
+        restart_world();
+    }
     panel_.residual = scene_.solver().latest_mean_residual();
     if (panel_.residual) {
         push_history(panel_.residual_history, *panel_.residual);

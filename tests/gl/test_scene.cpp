@@ -129,3 +129,35 @@ TEST_F(SceneTest, CpuFramesRunBesideTheWindowThatDrawsWhereTheyStarted)
     EXPECT_FALSE(scene.stepping());
     EXPECT_EQ(scene.current_bounds(std::nullopt)->lo, before->lo);
 }
+
+TEST_F(SceneTest, ADivergedSimulationIsSeenAndResetRestartsIt)
+{
+    for (const SolverKind kind : {SolverKind::cpu, SolverKind::gpu}) {
+        Scene scene(ShaderLibrary(), true);
+        ASSERT_TRUE(scene.set_solver(kind).ok());
+        ASSERT_TRUE(scene.load_preset(PresetId::cube).ok());
+        const SimParams params;
+        scene.step_frame(params);
+        EXPECT_FALSE(scene.diverged());
+        // One vertex sent off with a NaN velocity: its tets' residuals turn
+        // NaN, and so does the readout (on the GPU a frame or so later).
+        std::vector<glm::vec3> positions;
+        std::vector<glm::vec3> velocities;
+        scene.solver().read_positions(positions);
+        scene.solver().read_velocities(velocities);
+        velocities[7] = glm::vec3(NAN);
+        scene.solver().set_state(positions, velocities);
+        bool seen = false;
+        for (int frame = 0; frame < 4 && !seen; ++frame) {
+            scene.step_frame(params);
+            seen = scene.diverged();
+        }
+        EXPECT_TRUE(seen) << (kind == SolverKind::cpu ? "cpu" : "gpu");
+        scene.reset();
+        EXPECT_FALSE(scene.diverged());
+        scene.step_frame(params);
+        scene.solver().read_positions(positions);
+        EXPECT_EQ(count_non_finite(positions), 0u);
+        EXPECT_FALSE(scene.diverged());
+    }
+}
