@@ -80,26 +80,13 @@ TEST(CpuSolver, TetStepConservesMomentum)
     // sum_a m_a d_a = dlambda * sum_a g_a = 0: one weight omega for all four
     // corners and g_0 = -(g_1 + g_2 + g_3) make it exact, whatever the tet.
     std::mt19937 rng(3);
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    std::uniform_real_distribution<float> mass(0.2f, 5.0f);
     for (int i = 0; i < 2000; ++i) {
-        glm::vec3 rest[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-        glm::vec3 x[4];
-        for (int a = 0; a < 4; ++a) x[a] = rest[a] + 0.4f * glm::vec3(u(rng), u(rng), u(rng));
-        const glm::vec4 m(mass(rng), mass(rng), mass(rng), mass(rng));
-        const glm::vec4 w = 1.0f / m;
-        float lambda_arap = 0.0f;
-        float lambda_volume = 0.0f;
-        glm::vec3 d[4];
-        float residual = 0.0f;
-        tet_math::tm_solve_tet(x[0], x[1], x[2], x[3], w, glm::mat3(1.0f), 1.0f / 6.0f, 1e-3f,
-                               1e-3f, true, 0.3f, lambda_arap, lambda_volume, d[0], d[1], d[2],
-                               d[3], residual);
+        const RandomTetStep step = step_random_tet(rng, 0.3f);
         glm::dvec3 momentum(0.0);
         double scale = 0.0;
         for (int a = 0; a < 4; ++a) {
-            momentum += double(m[a]) * glm::dvec3(d[a]);
-            scale += m[a] * glm::length(d[a]);
+            momentum += double(step.m[a]) * glm::dvec3(step.d[a]);
+            scale += step.m[a] * glm::length(step.d[a]);
         }
         EXPECT_LT(glm::length(momentum), 1e-6 * scale + 1e-12) << "tet " << i;
     }

@@ -5,11 +5,42 @@
 #include "core/lattice.h"
 #include "core/presets.h"
 #include "core/sim_stats.h"
+#include "core/tet_math.h"
 
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <random>
 #include <vector>
+
+// One XPBD step of a random tet, for the per-tet properties: the unit rest
+// tet (B = I, V0 = 1/6) with each corner moved by up to 0.4 in each
+// coordinate, corner masses from 0.2 to 5, compliances 1e-3 / h^2, weight
+// omega.
+struct RandomTetStep {
+    glm::vec3 x[4];  // the corners stepped from
+    glm::vec4 m;     // their masses
+    glm::vec4 w;     // 1 / m
+    glm::vec3 d[4];  // the step's corrections
+};
+
+inline RandomTetStep step_random_tet(std::mt19937& rng, float omega)
+{
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::uniform_real_distribution<float> mass(0.2f, 5.0f);
+    const glm::vec3 rest[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    RandomTetStep step;
+    for (int a = 0; a < 4; ++a) step.x[a] = rest[a] + 0.4f * glm::vec3(u(rng), u(rng), u(rng));
+    step.m = glm::vec4(mass(rng), mass(rng), mass(rng), mass(rng));
+    step.w = 1.0f / step.m;
+    float lambda_arap = 0.0f;
+    float lambda_volume = 0.0f;
+    float residual = 0.0f;
+    tet_math::tm_solve_tet(step.x[0], step.x[1], step.x[2], step.x[3], step.w, glm::mat3(1.0f),
+                           1.0f / 6.0f, 1e-3f, 1e-3f, true, omega, lambda_arap, lambda_volume,
+                           step.d[0], step.d[1], step.d[2], step.d[3], residual);
+    return step;
+}
 
 inline std::shared_ptr<const TetMesh> prepare_or_fail(const TetMeshDesc& desc)
 {
