@@ -24,11 +24,12 @@ layout(std430, binding = 7) buffer Normals { vec4 normals[]; };
 #endif
 
 // Per tet.
+// Columns of B = Dm^-1 in xyz; in w the rest volume and the compliances of
+// its body's material (48 bytes a tet).
 struct TetRest {
-    vec4 b0;  // xyz column 0 of B = Dm^-1, w rest volume V0 (m^3)
-    vec4 b1;  // xyz column 1 of B, w max corner valence
-    vec4 b2;  // xyz column 2 of B
-    vec4 compliance;  // x 1 / (2 mu V0), y 1 / (lambda V0) or -1 without volume term (its body's)
+    vec4 b0;  // w rest volume V0 (m^3)
+    vec4 b1;  // w shape compliance 1 / (2 mu V0)
+    vec4 b2;  // w volume compliance 1 / (lambda V0), or -1 without volume term
 };
 layout(std430, binding = 8) readonly buffer Tets { uvec4 tets[]; };
 layout(std430, binding = 9) readonly buffer TetRests { TetRest tet_rests[]; };

@@ -7,6 +7,21 @@
 #include "tet_step.glsl"
 layout(local_size_x = 64) in;
 
+// How many tets vertex v belongs to: its corner slots.
+uint valence(uint v)
+{
+    return slot_offsets[v + 1u] - slot_offsets[v];
+}
+
+// The Jacobi weight of tet t (DESIGN.md 1.7), as jacobi_weight() in C++ with
+// the tet's largest corner valence (TetMesh::max_corner_valence).
+float jacobi_omega(uint t)
+{
+    uvec4 tet = tets[t];
+    uint largest = max(max(valence(tet.x), valence(tet.y)), max(valence(tet.z), valence(tet.w)));
+    return clamp(u_solver.x / max(float(largest), 1.0f), 0.08f, 0.5f);
+}
+
 void main()
 {
     uint t = gl_GlobalInvocationID.x;

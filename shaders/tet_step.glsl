@@ -19,9 +19,9 @@ void solve_tet_at(uint t, float omega, out uvec4 tet, out vec3 d0, out vec3 d1, 
     float rest_volume = rest.b0.w;
     vec4 w = vec4(inverse_mass(tet.x), inverse_mass(tet.y), inverse_mass(tet.z),
                   inverse_mass(tet.w));
-    float alpha_arap = rest.compliance.x * u_solver.w;
-    bool volume_enabled = rest.compliance.y >= 0.0f;
-    float alpha_volume = volume_enabled ? rest.compliance.y * u_solver.w : 0.0f;
+    float alpha_arap = rest.b1.w * u_solver.w;
+    bool volume_enabled = rest.b2.w >= 0.0f;
+    float alpha_volume = volume_enabled ? rest.b2.w * u_solver.w : 0.0f;
     vec4 lambda = lambdas[t];
     float residual;
     tm_solve_tet(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
@@ -30,12 +30,6 @@ void solve_tet_at(uint t, float omega, out uvec4 tet, out vec3 d0, out vec3 d1, 
     tm_keep_angular_momentum(start_position(tet.x), start_position(tet.y),
                              start_position(tet.z), start_position(tet.w), w, d0, d1, d2, d3);
     lambdas[t] = vec4(lambda.x, lambda.y, residual, 0.0f);
-}
-
-// The Jacobi weight of tet t (DESIGN.md 1.7), as jacobi_weight() in C++.
-float jacobi_omega(uint t)
-{
-    return clamp(u_solver.x / max(tet_rests[t].b1.w, 1.0f), 0.08f, 0.5f);
 }
 
 // Adds d to vertex v's correction and moves the vertex accordingly.

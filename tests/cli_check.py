@@ -197,8 +197,16 @@ check(len(bench_text.splitlines()) == len(rows) + 2, "bench JSON: one row per li
 check(any(r["solver"] == "cpu" for r in rows), "bench has a CPU row")
 for row in rows:
     for key in ["mesh", "solver", "vertices", "tets", "substeps", "iterations", "ms_per_frame",
-                "tet_solves_per_s", "frame_clock", "passes_ms"]:
+                "tet_solves_per_s", "frame_clock", "bytes_per_tet", "passes_ms"]:
         check(key in row, f"bench row lacks '{key}'")
+    # Memory per tet: at least the tet's corners and rest shape (16 + 36
+    # bytes), far less than a kilobyte.
+    check(52 < row.get("bytes_per_tet", 0) < 1000, f"bench bytes_per_tet plausible: {row}")
+    if row.get("solver") == "gpu":
+        # At least predict, the tets and the velocities for each of 10 substeps.
+        check(row.get("dispatches_per_frame", 0) >= 30, f"GPU row counts its dispatches: {row}")
+    else:
+        check("dispatches_per_frame" not in row, f"CPU row has no dispatch count: {row}")
     if "ms_per_frame" in row and "tet_solves_per_s" in row:
         expected = row["tets"] * row["substeps"] * row["iterations"] / (row["ms_per_frame"] * 1e-3)
         check(row["mesh"] == "cube" and row["tets"] == 1296 and row["frames"] == 3,

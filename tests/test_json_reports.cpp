@@ -75,6 +75,7 @@ BenchRow cube_row()
     r.ms_p10 = 3.5;
     r.ms_p90 = 4.5;
     r.frame_clock = "wall clock";
+    r.bytes_per_tet = 412.5;
     return r;
 }
 
@@ -176,6 +177,7 @@ TEST(BenchJson, OneRowPerLineEveryKeyInItsOrder)
                            .contact_find_ms = 0.4, .contact_solve_ms = 0.6, .grab_ms = 0.0,
                            .velocity_ms = 0.3, .normals_ms = 0.05, .other_ms = 0.35,
                            .clock = "GL timer queries"};
+    gpu.dispatches_per_frame = 333;
     const std::string text = bench_json({cube_row(), gpu}, "test machine");
 
     EXPECT_EQ(text.rfind("[\n  {\"mesh\":\"cube\",", 0), 0u) << text;
@@ -187,11 +189,13 @@ TEST(BenchJson, OneRowPerLineEveryKeyInItsOrder)
     const std::vector<std::string> keys{
         "mesh", "solver", "method", "simd", "threads", "ran_on_one_thread", "vertices", "tets", "substeps",
         "iterations", "frames", "ms_per_frame", "ms_p10", "ms_p90", "tet_solves_per_s",
-        "frame_clock", "machine"};
-    EXPECT_EQ(keys_in_order(rows[0]), keys) << "no passes_ms without pass times";
-    std::vector<std::string> with_passes = keys;
-    with_passes.push_back("passes_ms");
-    EXPECT_EQ(keys_in_order(rows[1]), with_passes);
+        "frame_clock", "bytes_per_tet", "machine"};
+    EXPECT_EQ(keys_in_order(rows[0]), keys)
+        << "no dispatches_per_frame on the CPU, no passes_ms without pass times";
+    std::vector<std::string> gpu_keys = keys;
+    gpu_keys.insert(gpu_keys.end() - 1, "dispatches_per_frame");
+    gpu_keys.push_back("passes_ms");
+    EXPECT_EQ(keys_in_order(rows[1]), gpu_keys);
     EXPECT_EQ(keys_in_order(rows[1]["passes_ms"]),
               (std::vector<std::string>{"predict", "solve", "apply", "contact_find",
                                         "contact_solve", "grab", "velocity", "normals", "other",
@@ -201,6 +205,8 @@ TEST(BenchJson, OneRowPerLineEveryKeyInItsOrder)
     EXPECT_EQ(rows[0]["ran_on_one_thread"], false);
     EXPECT_EQ(rows[0]["ms_p90"], 4.5);
     EXPECT_EQ(rows[0]["tet_solves_per_s"], cube_row().tet_solves_per_s()) << "exactly, not rounded";
+    EXPECT_EQ(rows[0]["bytes_per_tet"], 412.5);
+    EXPECT_EQ(rows[1]["dispatches_per_frame"], 333);
     EXPECT_EQ(rows[1]["machine"], "test machine");
     EXPECT_EQ(rows[1]["passes_ms"]["solve"], 3.0);
     EXPECT_EQ(rows[1]["passes_ms"]["contact_solve"], 0.6);

@@ -1,5 +1,5 @@
 // A frame of the CPU solver allocates nothing: every buffer is sized when a
-// mesh loads. Counted by replacing the global operator new in this test
+// mesh loads, or (the Jacobi method's) on its first frame. Counted by replacing the global operator new in this test
 // binary (it only counts; allocation itself is unchanged).
 #include "test_support.h"
 

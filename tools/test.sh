@@ -34,6 +34,7 @@ slow_tests=(
   StaticElasticity.ConvergedAnswerDoesNotDependOnSubstepsOrJacobiWeight  # 186 s
   StaticElasticity.CantileverDeflectionScalesAsOneOverE              # over 30 s (stopped there)
   MaterialRamp.CrushedBunnyStiffenedUnfoldsWhereItLies              # 29 s in the normal build
+  BenchMeshes.TheMillionTetLatticeHasAboutAMillionTets               # 1M tets prepared, 0.3 GB
   # Scenes of many bodies, 35-60 s in the normal build on the busy machine:
   # minutes under the sanitizers. The contact passes run under the checks in
   # the kept two-body, beam and obstacle tests.

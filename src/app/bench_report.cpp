@@ -51,6 +51,10 @@ nlohmann::ordered_json row_json(const BenchRow& r, const std::string& machine)
     row["ms_p90"] = r.ms_p90;
     row["tet_solves_per_s"] = r.tet_solves_per_s();
     row["frame_clock"] = r.frame_clock;
+    row["bytes_per_tet"] = r.bytes_per_tet;
+    if (r.dispatches_per_frame) {
+        row["dispatches_per_frame"] = *r.dispatches_per_frame;
+    }
     row["machine"] = machine;
     if (r.passes) {
         const PassTimes& p = *r.passes;
@@ -73,16 +77,20 @@ nlohmann::ordered_json row_json(const BenchRow& r, const std::string& machine)
 std::string bench_table(const std::vector<BenchRow>& rows)
 {
     std::string text =
-        format("%-13s %-6s %-12s %-6s %3s %7s %7s %6s %9s %17s %9s | %8s %8s %8s %8s %8s %8s "
-               "%8s  %s\n",
+        format("%-13s %-6s %-12s %-6s %3s %7s %7s %6s %9s %17s %9s %6s %6s | %8s %8s %8s %8s "
+               "%8s %8s %8s  %s\n",
                "mesh", "solver", "method", "simd", "thr", "verts", "tets", "frames", "ms/frame",
-               "p10..p90 ms", "M solve/s", "predict", "solve", "apply", "c.find", "c.solve",
-               "velocity", "normals", "frame clock");
+               "p10..p90 ms", "M solve/s", "B/tet", "disp", "predict", "solve", "apply",
+               "c.find", "c.solve", "velocity", "normals", "frame clock");
     for (const BenchRow& r : rows) {
-        text += format("%-13s %-6s %-12s %-6s %3d %7zu %7zu %6d %9.2f %8.2f..%-8.2f %9.2f | ",
+        const std::string dispatches =
+            r.dispatches_per_frame ? std::to_string(*r.dispatches_per_frame) : "-";
+        text += format("%-13s %-6s %-12s %-6s %3d %7zu %7zu %6d %9.2f %8.2f..%-8.2f %9.2f %6.0f "
+                       "%6s | ",
                        r.mesh.c_str(), r.solver.c_str(), r.method.c_str(), r.simd.c_str(),
-                       r.ran_on_one_thread ? 1 : r.threads, r.vertices, r.tets, r.frames, r.ms_per_frame, r.ms_p10, r.ms_p90,
-                       r.tet_solves_per_s() * 1e-6);
+                       r.ran_on_one_thread ? 1 : r.threads, r.vertices, r.tets, r.frames,
+                       r.ms_per_frame, r.ms_p10, r.ms_p90, r.tet_solves_per_s() * 1e-6,
+                       r.bytes_per_tet, dispatches.c_str());
         text += pass_columns(r.passes) + "  " + r.frame_clock + "\n";
     }
     for (const BenchRow& r : rows) {
@@ -93,7 +101,9 @@ std::string bench_table(const std::vector<BenchRow>& rows)
         }
     }
     text += "M solve/s: million tet solves (shape + volume) per second = tets x substeps x "
-            "iterations / median frame.\nPass columns: ms per frame, mean over extra frames "
+            "iterations / median frame.\nB/tet: memory per tet (CPU: the heap the world and the "
+            "solver hold; GPU: the solver's buffers). disp: compute dispatches per frame.\nPass "
+            "columns: ms per frame, mean over extra frames "
             "timed pass by pass (";
     bool first = true;
     for (const BenchRow& r : rows) {

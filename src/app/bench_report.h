@@ -27,6 +27,10 @@ struct BenchRow {
     double ms_p90 = 0.0;
     std::string frame_clock;     // how frames were timed
     std::optional<PassTimes> passes;  // mean per frame over a few extra frames
+    // Memory per tet: on the CPU the heap the world and the solver hold
+    // (mesh, solver arrays, contact tables), on the GPU the solver's buffers.
+    double bytes_per_tet = 0.0;
+    std::optional<uint64_t> dispatches_per_frame;  // GPU rows
 
     // tets x substeps x iterations per second of the median frame.
     double tet_solves_per_s() const;

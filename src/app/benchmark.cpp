@@ -16,6 +16,8 @@
 #include <iostream>
 #include <thread>
 
+#include <malloc.h>
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -161,6 +163,21 @@ BenchRow time_solver(Solver& solver, const SimParams& params, std::optional<int>
     return row;
 }
 
+// Bytes of the heap in use, as glibc counts them: small blocks and the
+// large ones it maps on their own. (The main arena's figure: the solver
+// allocates on the thread that loads it.)
+size_t heap_bytes_in_use()
+{
+    const struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}
+
+size_t heap_growth_since(size_t bytes_before)
+{
+    const size_t now = heap_bytes_in_use();
+    return now > bytes_before ? now - bytes_before : 0;
+}
+
 std::string cpu_model()
 {
     std::ifstream cpuinfo("/proc/cpuinfo");
@@ -224,7 +241,9 @@ int run_benchmark(const Options& options)
     std::vector<BenchRow> rows;
     for (const BenchMesh& bench_mesh : meshes.value()) {
         std::fprintf(stderr, "softbody: preparing %s ...\n", bench_mesh.name.c_str());
+        const size_t heap_before_world = heap_bytes_in_use();
         Result<std::shared_ptr<const World>> made = make_bench_world(bench_mesh);
+        const size_t world_bytes = heap_growth_since(heap_before_world);
         if (!made) {
             std::cerr << "softbody: skipping " << bench_mesh.name << ": " << made.error() << "\n";
             continue;
@@ -267,7 +286,14 @@ int run_benchmark(const Options& options)
             SimParams params = base_params;
             params.method = method;
             // Times `solver`, which has just loaded the mesh (a body at its start).
-            auto time_on = [&](Solver& solver, int threads, const std::string& simd) {
+            // The CPU rows count the world and the solver on the heap, the
+            // GPU rows the solver's buffers.
+            auto cpu_bytes_per_tet = [&](size_t heap_before_solver) {
+                return static_cast<double>(world_bytes + heap_growth_since(heap_before_solver)) /
+                       static_cast<double>(mesh->tet_count());
+            };
+            auto time_on = [&](Solver& solver, int threads, const std::string& simd,
+                               double bytes_per_tet) {
                 std::fprintf(stderr, "softbody: timing %s, %s on the %s (%d thread%s) ...\n",
                              bench_mesh.name.c_str(), solver_method_name(method), solver.name(),
                              threads, threads == 1 ? "" : "s");
@@ -277,14 +303,17 @@ int run_benchmark(const Options& options)
                 row.tets = mesh->tet_count();
                 row.threads = threads;
                 row.simd = simd;
+                row.bytes_per_tet = bytes_per_tet;
                 rows.push_back(row);
             };
             if (run_cpu && method == SolverMethod::jacobi) {
                 // The Jacobi reference runs the scalar tm_solve_tet on one thread.
+                const size_t heap_before_solver = heap_bytes_in_use();
                 CpuSolver cpu_solver;
                 start(cpu_solver);
-                time_on(cpu_solver, 1, "scalar");
+                time_on(cpu_solver, 1, "scalar", cpu_bytes_per_tet(heap_before_solver));
             } else if (run_cpu) {
+                const size_t heap_before_solver = heap_bytes_in_use();
                 CpuSolver cpu_solver;
                 for (const int threads : cpu_thread_counts) {
                     cpu_solver.set_threads(threads);
@@ -294,7 +323,8 @@ int run_benchmark(const Options& options)
                                      "too small to share\n", bench_mesh.name.c_str());
                         continue;
                     }
-                    time_on(cpu_solver, cpu_solver.threads_in_use(), cpu_solver.tet_kernel().name);
+                    time_on(cpu_solver, cpu_solver.threads_in_use(), cpu_solver.tet_kernel().name,
+                            cpu_bytes_per_tet(heap_before_solver));
                     rows.back().ran_on_one_thread = cpu_solver.running_on_one_thread();
                 }
             }
@@ -304,7 +334,10 @@ int run_benchmark(const Options& options)
                               << " on the GPU: more tets than one dispatch covers here\n";
                 } else {
                     start(*gpu_solver);
-                    time_on(*gpu_solver, 1, "-");
+                    time_on(*gpu_solver, 1, "-",
+                            static_cast<double>(gpu_solver->buffer_bytes()) /
+                                static_cast<double>(mesh->tet_count()));
+                    rows.back().dispatches_per_frame = gpu_solver->dispatches_last_frame();
                 }
             }
         }

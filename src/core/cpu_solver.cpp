@@ -44,7 +44,6 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     world_ = std::move(world);
     mesh_ = world_->mesh;
     const size_t nv = mesh_->vertex_count();
-    const size_t nt = mesh_->tet_count();
     positions_ = mesh_->rest_positions;
     velocities_ = world_->initial_velocities;
     obstacles_.clear();
@@ -61,9 +60,12 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     start_positions_ = positions_;
     corrections_.assign(nv, glm::vec3(0.0f));
     static_push_m_.assign(nv, 0.0f);
-    lambda_arap_.assign(nt, 0.0f);
-    lambda_volume_.assign(nt, 0.0f);
-    deltas_.assign(nt * 4, glm::vec3(0.0f));
+    // The Jacobi method's per-tet arrays (64 bytes a tet) are made when it
+    // first runs (size_jacobi_arrays): Gauss-Seidel keeps its multipliers in
+    // the blocks and moves the vertices directly.
+    std::vector<float>().swap(lambda_arap_);
+    std::vector<float>().swap(lambda_volume_);
+    std::vector<glm::vec3>().swap(deltas_);
     face_normals_.assign(mesh_->surface_triangles.size(), glm::vec3(0.0f));
     lay_out_blocks();
     grab_.reset();
@@ -173,6 +175,9 @@ void CpuSolver::step_frame(const SimParams& raw_params)
     PassTimes times;
     times.clock = "wall clock";
     PassClock clock(pass_timing_);
+    if (params.method == SolverMethod::jacobi) {
+        size_jacobi_arrays();
+    }
     for (int substep = 0; substep < params.substeps; ++substep) {
         predict(params, h);
         reset_lambda();
@@ -240,6 +245,16 @@ void CpuSolver::predict(const SimParams& params, float h)
         predicted_positions_[v] = positions_[v];
         // Where it began, as the GPU's tet step reconstructs it (tet_step.glsl).
         start_positions_[v] = positions_[v] - h * velocities_[v];
+    }
+}
+
+void CpuSolver::size_jacobi_arrays()
+{
+    const size_t nt = mesh_->tet_count();
+    if (deltas_.size() != nt * 4) {
+        lambda_arap_.assign(nt, 0.0f);
+        lambda_volume_.assign(nt, 0.0f);
+        deltas_.assign(nt * 4, glm::vec3(0.0f));
     }
 }
 

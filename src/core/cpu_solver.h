@@ -70,6 +70,8 @@ private:
     void reset_lambda();
     // The Gauss-Seidel blocks' copy of where their corners began the substep.
     void copy_starts_to_blocks();
+    // Makes the Jacobi method's arrays once it first runs on this mesh.
+    void size_jacobi_arrays();
     // What every tet step of a substep shares.
     struct TetStepConstants {
         bool volume_enabled;  // some body has a volume term
@@ -126,6 +128,7 @@ private:
     std::vector<glm::vec3> start_positions_;
     std::vector<glm::vec3> corrections_;
     std::vector<float> static_push_m_;       // normal correction by ground and obstacles this substep
+    // Jacobi only, empty until it first runs.
     std::vector<float> lambda_arap_;         // per tet
     std::vector<float> lambda_volume_;       // per tet
     std::vector<glm::vec3> deltas_;          // per tet corner slot (tet * 4 + corner)

@@ -26,10 +26,9 @@ struct PickResultBlock {
 
 // std430 struct TetRest of shaders/sim_common.glsl.
 struct TetRestBlock {
-    glm::vec4 b0;
-    glm::vec4 b1;
-    glm::vec4 b2;
-    glm::vec4 compliance;
+    glm::vec4 b0;  // w rest volume
+    glm::vec4 b1;  // w shape compliance
+    glm::vec4 b2;  // w volume compliance, -1 without volume term
 };
 
 template <typename T>
@@ -148,7 +147,6 @@ void GpuSolver::load(std::shared_ptr<const World> world)
     mesh_ = world_->mesh;
     const TetMesh& m = *mesh_;
     const size_t nv = m.vertex_count();
-    const size_t nt = m.tet_count();
     const size_t nf = m.surface_triangles.size();
 
     upload_body_at_rest();
@@ -159,7 +157,10 @@ void GpuSolver::load(std::shared_ptr<const World> world)
     upload(buffers_[kNormals], std::vector<glm::vec4>(nv, glm::vec4(0.0f, 1.0f, 0.0f, 0.0f)));
 
     upload(buffers_[kTets], m.tets, GL_STATIC_DRAW);
-    upload(buffers_[kDeltas], std::vector<glm::vec4>(nt * 4, glm::vec4(0.0f)));
+    // The Jacobi pass's corrections per tet corner (64 bytes a tet) are made
+    // when it first runs (size_jacobi_deltas); until then a placeholder.
+    upload(buffers_[kDeltas], std::vector<glm::vec4>());
+    jacobi_delta_slots_ = 0;
 
     std::vector<uint32_t> triangles;
     triangles.reserve(nf * 3);
@@ -212,9 +213,8 @@ void GpuSolver::refresh_materials(const SimParams& params)
     for (size_t t = 0; t < rests.size(); ++t) {
         const glm::mat3& B = m.inv_rest_shapes[t];
         rests[t] = {glm::vec4(B[0], m.rest_volumes_m3[t]),
-                    glm::vec4(B[1], m.max_corner_valence[t]), glm::vec4(B[2], 0.0f),
-                    glm::vec4(arrays.shape_compliance[t], arrays.volume_compliance[t], 0.0f,
-                              0.0f)};
+                    glm::vec4(B[1], arrays.shape_compliance[t]),
+                    glm::vec4(B[2], arrays.volume_compliance[t])};
     }
     upload(buffers_[kTetRests], rests);
     upload(buffers_[kInverseMasses], arrays.inverse_masses);
@@ -401,7 +401,7 @@ void GpuSolver::find_contacts()
     dispatch(programs_.contact_hash_count, items);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glUseProgram(programs_.contact_hash_scan.program.get());
-    glDispatchCompute(hashed_tets_ > 0 ? 2 : 1, 1, 1);  // a workgroup per table
+    dispatch_groups(hashed_tets_ > 0 ? 2 : 1);  // a workgroup per table
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatch(programs_.contact_hash_fill, items);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -425,7 +425,46 @@ void GpuSolver::dispatch(const ComputePass& pass, size_t items) const
         return;
     }
     glUseProgram(pass.program.get());
-    glDispatchCompute(static_cast<GLuint>((items + pass.group_size - 1) / pass.group_size), 1, 1);
+    dispatch_groups(static_cast<GLuint>((items + pass.group_size - 1) / pass.group_size));
+}
+
+void GpuSolver::size_jacobi_deltas()
+{
+    const size_t slots = mesh_->tet_count() * 4;
+    if (jacobi_delta_slots_ != slots) {
+        upload(buffers_[kDeltas], std::vector<glm::vec4>(slots, glm::vec4(0.0f)));
+        jacobi_delta_slots_ = slots;
+    }
+}
+
+size_t GpuSolver::buffer_bytes() const
+{
+    std::vector<GLuint> names;
+    for (const GlBuffer& buffer : buffers_) names.push_back(buffer.get());
+    for (const GlBuffer* buffer :
+         {&parameters_, &pick_result_, &color_tets_, &color_offsets_, &contact_vertices_,
+          &contact_hash_, &surface_vertices_, &contact_candidates_, &contact_sums_,
+          &contact_anchors_, &contact_tet_exits_, &residual_result_, &grab_anchors_}) {
+        names.push_back(buffer->get());
+    }
+    size_t bytes = 0;
+    for (const GLuint name : names) {
+        if (name == 0) {
+            continue;  // not made for this world (no contact, say)
+        }
+        GLint64 size = 0;
+        glBindBuffer(GL_COPY_READ_BUFFER, name);
+        glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &size);
+        bytes += static_cast<size_t>(size);
+    }
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    return bytes;
+}
+
+void GpuSolver::dispatch_groups(GLuint groups) const
+{
+    glDispatchCompute(groups, 1, 1);
+    ++dispatches_;
 }
 
 void GpuSolver::set_pass_timing(bool enabled)
@@ -440,9 +479,13 @@ void GpuSolver::step_frame(const SimParams& raw_params)
 {
     sanitize_into(raw_params, params_);
     const SimParams& params = params_;
+    dispatches_ = 0;
     pass_timer_.begin_frame(pass_timing_);
     refresh_materials(params);
-    upload_parameters(params);
+    if (params.method == SolverMethod::jacobi) {
+        size_jacobi_deltas();
+    }
+    upload_parameters(params);  // binds the buffers
     pass_timer_.end(PassGroup::other);
     const size_t nv = mesh_->vertex_count();
     const size_t nt = mesh_->tet_count();
@@ -465,7 +508,7 @@ void GpuSolver::step_frame(const SimParams& raw_params)
     // The convergence readout, reduced now and read back later, once ready.
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPickResult, residual_result_.get());
     glUseProgram(programs_.reduce_residual.program.get());
-    glDispatchCompute(1, 1, 1);
+    dispatch_groups(1);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     if (residual_fence_ != nullptr) {
         glDeleteSync(residual_fence_);
@@ -473,6 +516,7 @@ void GpuSolver::step_frame(const SimParams& raw_params)
     residual_fence_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     glUseProgram(0);
     pass_timer_.end(PassGroup::other);
+    dispatches_last_frame_ = dispatches_;
     if (pass_timing_) {
         pass_times_ = pass_timer_.finish_frame();
     }
@@ -552,7 +596,7 @@ void GpuSolver::solve_colors() const
         const GLuint count = colors.end(c) - colors.begin(c);
         glUniform1ui(programs_.color_begin, colors.begin(c));
         glUniform1ui(programs_.color_size, count);
-        glDispatchCompute((count + pass.group_size - 1) / pass.group_size, 1, 1);
+        dispatch_groups((count + pass.group_size - 1) / pass.group_size);
         // The next colour reads what this one wrote.
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
@@ -567,7 +611,7 @@ void GpuSolver::solve_colors_in_one_group(int iterations) const
     glUniform1ui(programs_.one_group_color_count,
                  static_cast<GLuint>(mesh_->tet_colors.rows()));
     glUniform1ui(programs_.one_group_iterations, static_cast<GLuint>(iterations));
-    glDispatchCompute(1, 1, 1);
+    dispatch_groups(1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
@@ -619,7 +663,7 @@ std::optional<SurfaceHit> GpuSolver::pick(const Ray& ray) const
     const GLuint groups = (triangle_count + programs_.pick.group_size - 1) / programs_.pick.group_size;
     for (int s = 0; s < 3; ++s) {
         glUniform1i(stage, s);
-        glDispatchCompute(s == 2 ? 1 : groups, 1, 1);
+        dispatch_groups(s == 2 ? 1 : groups);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     }
     glUseProgram(0);

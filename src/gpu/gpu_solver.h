@@ -52,6 +52,13 @@ public:
     // Recompiles every pass; on failure keeps the current ones and says why.
     Result<bool> reload_shaders(const ShaderLibrary& shaders);
 
+    // Compute dispatches the last step_frame issued (the benchmark's
+    // dispatches_per_frame): what a real GPU pays most for at large sizes.
+    uint64_t dispatches_last_frame() const { return dispatches_last_frame_; }
+    // Bytes of every buffer the solver holds for its world, as the driver
+    // reports their sizes.
+    size_t buffer_bytes() const;
+
 
 private:
     // Binding points; shaders/sim_common.glsl declares the same numbers.
@@ -150,6 +157,10 @@ private:
     void solve_colors() const;
     void solve_colors_in_one_group(int iterations) const;
     void dispatch(const ComputePass& pass, size_t items) const;
+    // Makes the Jacobi pass's buffer once it first runs on this world.
+    void size_jacobi_deltas();
+    // Every dispatch goes through here, to be counted.
+    void dispatch_groups(GLuint groups) const;
     void read_vec4_buffer(Binding binding, std::vector<glm::vec3>& out) const;
 
     Programs programs_;
@@ -186,6 +197,9 @@ private:
     std::vector<GrabAnchorBlock> grab_anchor_blocks_;
     GLuint grab_anchor_count_ = 0;
     float grab_max_step_m_ = 0.05f;
+    size_t jacobi_delta_slots_ = 0;    // 0: buffers_[kDeltas] is a placeholder
+    mutable uint64_t dispatches_ = 0;  // this frame's so far
+    uint64_t dispatches_last_frame_ = 0;
     bool pass_timing_ = false;
     PassTimer pass_timer_;
     std::optional<PassTimes> pass_times_;

@@ -166,3 +166,45 @@ TEST_F(GpuSolverTest, StretchedSpinningCubeKeepsItsAngularMomentum)
         EXPECT_LT(run.worst_ratio_deviation, 2e-3) << solver_method_name(method);
     }
 }
+
+TEST_F(GpuSolverTest, CountsItsBuffersAndDispatches)
+{
+    // The figures the benchmark prints as bytes_per_tet and
+    // dispatches_per_frame, on a lattice of 10,368 tets.
+    std::shared_ptr<const TetMesh> mesh =
+        prepare_or_fail(box_lattice(glm::ivec3(12), glm::vec3(-0.5f, 0.25f, -0.5f), glm::vec3(1.0f)));
+    std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+    ASSERT_TRUE(gpu);
+    gpu->load(mesh);
+    const double tets = static_cast<double>(mesh->tet_count());
+    SimParams params;
+    params.substeps = 1;
+    params.iterations = 2;
+    gpu->step_frame(params);
+    const size_t gauss_seidel_bytes = gpu->buffer_bytes();
+    std::printf("Gauss-Seidel: %.1f bytes per tet, %llu dispatches a frame at 1 x 2\n",
+                gauss_seidel_bytes / tets,
+                static_cast<unsigned long long>(gpu->dispatches_last_frame()));
+    EXPECT_LT(gauss_seidel_bytes / tets, 200.0);
+    EXPECT_GT(gauss_seidel_bytes / tets, 48.0 + 16.0 + 16.0) << "rest shape, corners, multipliers";
+
+    // Jacobi's corrections per tet corner are made when it first runs.
+    params.method = SolverMethod::jacobi;
+    const auto dispatches = [&](int substeps, int iterations) {
+        params.substeps = substeps;
+        params.iterations = iterations;
+        gpu->step_frame(params);
+        return static_cast<long>(gpu->dispatches_last_frame());
+    };
+    const long one_by_two = dispatches(1, 2);
+    EXPECT_EQ(gpu->buffer_bytes(), gauss_seidel_bytes + mesh->tet_count() * 4 * 16 - 16);
+    // A fixed part per frame, one per substep, one per iteration of each
+    // substep: d(S, K) = a + S (b + K c), with c at least the tet pass and
+    // the pass that sums its corrections.
+    const long one_by_four = dispatches(1, 4);
+    const long two_by_two = dispatches(2, 2);
+    const long two_by_four = dispatches(2, 4);
+    EXPECT_GE(one_by_four - one_by_two, 2 * 2);
+    EXPECT_EQ(two_by_four - two_by_two, 2 * (one_by_four - one_by_two));
+    EXPECT_GT(two_by_two, one_by_two);
+}
