@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <thread>
 
@@ -285,15 +286,18 @@ int run_benchmark(const Options& options)
         for (const SolverMethod method : methods) {
             SimParams params = base_params;
             params.method = method;
-            // Times `solver`, which has just loaded the mesh (a body at its start).
-            // The CPU rows count the world and the solver on the heap, the
-            // GPU rows the solver's buffers.
-            auto cpu_bytes_per_tet = [&](size_t heap_before_solver) {
-                return static_cast<double>(world_bytes + heap_growth_since(heap_before_solver)) /
-                       static_cast<double>(mesh->tet_count());
+            // Times `solver`, which has just loaded the mesh (a body at its
+            // start); `bytes` says what it holds once it has run (a method's
+            // arrays are made on its first frame): the CPU rows count the
+            // world and the solver on the heap, the GPU rows the solver's
+            // buffers.
+            auto cpu_bytes = [&](size_t heap_before_solver) {
+                return [&, heap_before_solver] {
+                    return world_bytes + heap_growth_since(heap_before_solver);
+                };
             };
             auto time_on = [&](Solver& solver, int threads, const std::string& simd,
-                               double bytes_per_tet) {
+                               const std::function<size_t()>& bytes) {
                 std::fprintf(stderr, "softbody: timing %s, %s on the %s (%d thread%s) ...\n",
                              bench_mesh.name.c_str(), solver_method_name(method), solver.name(),
                              threads, threads == 1 ? "" : "s");
@@ -303,7 +307,8 @@ int run_benchmark(const Options& options)
                 row.tets = mesh->tet_count();
                 row.threads = threads;
                 row.simd = simd;
-                row.bytes_per_tet = bytes_per_tet;
+                row.bytes_per_tet =
+                    static_cast<double>(bytes()) / static_cast<double>(mesh->tet_count());
                 rows.push_back(row);
             };
             if (run_cpu && method == SolverMethod::jacobi) {
@@ -311,7 +316,7 @@ int run_benchmark(const Options& options)
                 const size_t heap_before_solver = heap_bytes_in_use();
                 CpuSolver cpu_solver;
                 start(cpu_solver);
-                time_on(cpu_solver, 1, "scalar", cpu_bytes_per_tet(heap_before_solver));
+                time_on(cpu_solver, 1, "scalar", cpu_bytes(heap_before_solver));
             } else if (run_cpu) {
                 const size_t heap_before_solver = heap_bytes_in_use();
                 CpuSolver cpu_solver;
@@ -324,7 +329,7 @@ int run_benchmark(const Options& options)
                         continue;
                     }
                     time_on(cpu_solver, cpu_solver.threads_in_use(), cpu_solver.tet_kernel().name,
-                            cpu_bytes_per_tet(heap_before_solver));
+                            cpu_bytes(heap_before_solver));
                     rows.back().ran_on_one_thread = cpu_solver.running_on_one_thread();
                 }
             }
@@ -334,9 +339,7 @@ int run_benchmark(const Options& options)
                               << " on the GPU: more tets than one dispatch covers here\n";
                 } else {
                     start(*gpu_solver);
-                    time_on(*gpu_solver, 1, "-",
-                            static_cast<double>(gpu_solver->buffer_bytes()) /
-                                static_cast<double>(mesh->tet_count()));
+                    time_on(*gpu_solver, 1, "-", [&] { return gpu_solver->buffer_bytes(); });
                     rows.back().dispatches_per_frame = gpu_solver->dispatches_last_frame();
                 }
             }
