@@ -60,7 +60,7 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     start_positions_ = positions_;
     corrections_.assign(nv, glm::vec3(0.0f));
     static_push_m_.assign(nv, 0.0f);
-    // The Jacobi method's per-tet arrays (64 bytes a tet) are made when it
+    // The Jacobi method's per-tet arrays (56 bytes a tet) are made when it
     // first runs (size_jacobi_arrays): Gauss-Seidel keeps its multipliers in
     // the blocks and moves the vertices directly.
     std::vector<float>().swap(lambda_arap_);
