@@ -158,7 +158,8 @@ void GpuSolver::load(std::shared_ptr<const World> world)
 
     upload(buffers_[kTets], m.tets, GL_STATIC_DRAW);
     // The Jacobi pass's corrections per tet corner (64 bytes a tet) are made
-    // when it first runs (size_jacobi_deltas); until then a placeholder.
+    // when it first runs (size_jacobi_deltas); until then the buffer holds
+    // the 16 bytes that binding it to its block needs.
     upload(buffers_[kDeltas], std::vector<glm::vec4>());
     jacobi_delta_slots_ = 0;
 
@@ -439,23 +440,22 @@ void GpuSolver::size_jacobi_deltas()
 
 size_t GpuSolver::buffer_bytes() const
 {
-    std::vector<GLuint> names;
-    for (const GlBuffer& buffer : buffers_) names.push_back(buffer.get());
+    size_t bytes = 0;
+    const auto add = [&](const GlBuffer& buffer) {
+        if (!buffer) {
+            return;  // not made for this world (no contact, say)
+        }
+        GLint64 size = 0;
+        glBindBuffer(GL_COPY_READ_BUFFER, buffer.get());
+        glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &size);
+        bytes += static_cast<size_t>(size);
+    };
+    for (const GlBuffer& buffer : buffers_) add(buffer);
     for (const GlBuffer* buffer :
          {&parameters_, &pick_result_, &color_tets_, &color_offsets_, &contact_vertices_,
           &contact_hash_, &surface_vertices_, &contact_candidates_, &contact_sums_,
           &contact_anchors_, &contact_tet_exits_, &residual_result_, &grab_anchors_}) {
-        names.push_back(buffer->get());
-    }
-    size_t bytes = 0;
-    for (const GLuint name : names) {
-        if (name == 0) {
-            continue;  // not made for this world (no contact, say)
-        }
-        GLint64 size = 0;
-        glBindBuffer(GL_COPY_READ_BUFFER, name);
-        glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &size);
-        bytes += static_cast<size_t>(size);
+        add(*buffer);
     }
     glBindBuffer(GL_COPY_READ_BUFFER, 0);
     return bytes;

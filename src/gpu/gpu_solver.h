@@ -197,7 +197,7 @@ private:
     std::vector<GrabAnchorBlock> grab_anchor_blocks_;
     GLuint grab_anchor_count_ = 0;
     float grab_max_step_m_ = 0.05f;
-    size_t jacobi_delta_slots_ = 0;    // 0: buffers_[kDeltas] is a placeholder
+    size_t jacobi_delta_slots_ = 0;    // 0: buffers_[kDeltas] not yet sized for Jacobi
     mutable uint64_t dispatches_ = 0;  // this frame's so far
     uint64_t dispatches_last_frame_ = 0;
     bool pass_timing_ = false;
