@@ -1,7 +1,8 @@
 """Scenes in the real window, driven by xdotool under a virtual X server:
 the stack scene opens with its three bodies, T throws a cube into it (a
-fourth body, the others keep running), grabbing a body selects it, Del
-deletes it, and Esc quits cleanly. Then a broken scene file as the first
+fourth body, the others keep running), the panel's "Add to the world" drops
+the bunny's OBJ onto it (a fifth), grabbing a body selects it, Del deletes
+it, and Esc quits cleanly. Then a broken scene file as the first
 world: refused naming the entry and the field, and the window runs the
 default preset instead.
 
@@ -9,6 +10,7 @@ Run as: scene_window_check.py SOFTBODY WORKDIR (it starts Xvfb itself
 through xvfb-run). Skips (exit 77) only where xvfb-run or xdotool is
 missing.
 """
+import os
 import re
 import subprocess
 import sys
@@ -24,9 +26,16 @@ def outer(softbody, workdir):
 
 def inner(softbody, workdir):
     log_path = Path(workdir) / "scene_window.log"
+    # Fresh remembered settings: the panel's layout is the first run's, so
+    # its widgets are where the clicks below expect them.
+    config = Path(workdir) / "scene_window_config"
+    config.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, XDG_CONFIG_HOME=str(config.resolve()))
+    bunny = Path(__file__).resolve().parent.parent / "assets" / "bunny.obj"
     with open(log_path, "w") as log:
         app = subprocess.Popen([softbody, "--scene", "stack", "--solver", "cpu",
-                                "--frames", "100000"], stdout=log, stderr=subprocess.STDOUT)
+                                "--frames", "100000"], stdout=log, stderr=subprocess.STDOUT,
+                               env=env)
     failures = []
     try:
         if not wait_for(log_path, re.escape("stack: 648 vertices, 2250 tets, 3 bodies"), 60, app):
@@ -36,6 +45,18 @@ def inner(softbody, workdir):
         xdotool("key", "t")
         if not wait_for(log_path, re.escape("added a thrown cube: 4 bodies"), 30, app):
             failures.append("T did not throw a cube into the world")
+        # The panel's "Mesh file" header, its path field, "Add to the world".
+        xdotool("mousemove", "70", "207")
+        xdotool("click", "1")
+        time.sleep(1.0)
+        xdotool("mousemove", "140", "260")
+        xdotool("click", "1")
+        time.sleep(0.5)
+        xdotool("type", "--delay", "20", str(bunny))
+        xdotool("mousemove", "120", "306")
+        xdotool("click", "1")
+        if not wait_for(log_path, re.escape(f"added {bunny}: 5 bodies"), 60, app):
+            failures.append("the panel's Add to the world did not add the bunny's OBJ")
         # The stack stands in the middle of the part of the window right of
         # the panel (x 440 .. 1280): grab it there.
         grabbed = None
@@ -50,7 +71,7 @@ def inner(softbody, workdir):
             failures.append("no body was grabbed")
         else:
             xdotool("key", "Delete")
-            if not wait_for(log_path, re.escape(f"deleted body {grabbed.group(1)}: 3 bodies left"),
+            if not wait_for(log_path, re.escape(f"deleted body {grabbed.group(1)}: 4 bodies left"),
                             30, app):
                 failures.append("Del did not delete the grabbed body")
         xdotool("key", "Escape")

@@ -222,7 +222,7 @@ void loading_progress(const PanelState::LoadingView& load, PanelState& s)
     ImGui::EndDisabled();
 }
 
-void mesh_file_section(PanelState& s)
+void mesh_file_section(PanelState& s, const Scene& scene)
 {
     ImGui::TextWrapped(".obj (tetrahedralized), .node/.ele (TetGen), .tet, or a scene .json; "
                        "or drop a file onto the window.");
@@ -238,6 +238,16 @@ void mesh_file_section(PanelState& s)
     if ((ImGui::Button("Load") || entered) && s.mesh_path[0] != '\0') {
         s.file_requested = std::string(s.mesh_path);
     }
+    tip("Replaces the running world with the file's body or scene.");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!scene.loaded());
+    if (ImGui::Button("Add to the world") && s.mesh_path[0] != '\0') {
+        s.file_add_requested = std::string(s.mesh_path);
+    }
+    ImGui::EndDisabled();
+    tip("Drops the mesh file's body above the camera's focus, beside the\n"
+        "bodies already there (a scene file can only be loaded). Holding\n"
+        "Shift while dropping a file onto the window does the same.");
     if (s.loading) {
         loading_progress(*s.loading, s);
     }
@@ -438,7 +448,7 @@ void draw_help(PanelState& s)
         ImGui::End();
         return;
     }
-    constexpr std::array<std::pair<const char*, const char*>, 20> kKeys = {{
+    constexpr std::array<std::pair<const char*, const char*>, 21> kKeys = {{
         {"left drag", "grab the surface and pull; let go to throw"},
         {"wheel while grabbing", "pull the grabbed point nearer or push it away"},
         {"right drag", "orbit the camera"},
@@ -455,6 +465,7 @@ void draw_help(PanelState& s)
         {"C", "body contact on / off"},
         {"T", "throw a jelly cube along the cursor's ray"},
         {"Del", "delete the selected (last grabbed) body"},
+        {"drop a file", "load it; with Shift held, add it to the world"},
         {"F1", "this help"},
         {"F5", "recompile the compute shaders"},
         {"F12", "screenshot (PNG in the working folder)"},
@@ -572,7 +583,7 @@ void draw_panel(PanelState& s, const Scene& scene)
     // Opened when a load starts or fails: the progress and the error are
     // shown there, by the Load button.
     if (std::exchange(s.show_mesh_file_section, false)) ImGui::SetNextItemOpen(true);
-    if (ImGui::CollapsingHeader("Mesh file")) mesh_file_section(s);
+    if (ImGui::CollapsingHeader("Mesh file")) mesh_file_section(s, scene);
     if (ImGui::CollapsingHeader("Material", ImGuiTreeNodeFlags_DefaultOpen)) {
         material_section(s, scene);
     }

@@ -42,6 +42,7 @@ struct PanelState {
     bool remove_requested = false;               // the selected body out of it
     bool throw_requested = false;                // a small cube along the cursor's ray
     std::optional<std::string> file_requested;  // from the path field or a dropped file
+    std::optional<std::string> file_add_requested;  // the path field's mesh into the world
     bool cancel_load_requested = false;
 
     // A file loading in the background: a progress bar and a Cancel button

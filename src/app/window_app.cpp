@@ -1,5 +1,6 @@
 #include "app/window_app.h"
 
+#include "app/added_body.h"
 #include "app/frame_clock.h"
 #include "app/log.h"
 #include "app/mouse_grab.h"
@@ -175,6 +176,8 @@ private:
     // Bodies into and out of the running world, from the panel and keys.
     void edit_world();
     void add_body(BodyDesc body, const char* what);
+    // A mesh file's body, loaded in the background, into the running world.
+    void add_loaded(Result<World> loaded, const std::string& path);
     // The obstacles and the pinned bodies' walls and markers into the renderer.
     void show_scenery();
     // The arena walls into or out of the world, as the panel asks.
@@ -251,7 +254,7 @@ void WindowApp::start()
 
     if (!options_.mesh_path.empty() || names_scene_file(options_.scene)) {
         loads_.request(options_.mesh_path.empty() ? options_.scene : options_.mesh_path,
-                       options_.mesh_resolution, panel_);
+                       options_.mesh_resolution, LoadPurpose::replace_world, panel_);
     } else {
         if (options_.scene.empty()) {
             load_preset(options_.preset);
@@ -562,14 +565,26 @@ void WindowApp::handle_requests()
         std::snprintf(panel_.mesh_path, sizeof panel_.mesh_path, "%s",
                       panel_.file_requested->c_str());
     }
+    for (; !events.dropped_files_to_add.empty(); events.dropped_files_to_add.pop_front()) {
+        panel_.file_add_requested = events.dropped_files_to_add.front();
+        std::snprintf(panel_.mesh_path, sizeof panel_.mesh_path, "%s",
+                      panel_.file_add_requested->c_str());
+    }
     if (panel_.file_requested) {
         loads_.request(*std::exchange(panel_.file_requested, std::nullopt),
-                       panel_.mesh_resolution, panel_);
+                       panel_.mesh_resolution, LoadPurpose::replace_world, panel_);
+    }
+    if (panel_.file_add_requested) {
+        loads_.request(*std::exchange(panel_.file_add_requested, std::nullopt),
+                       panel_.mesh_resolution, LoadPurpose::add_to_world, panel_);
     }
     if (std::exchange(panel_.cancel_load_requested, false)) {
         loads_.cancel();
     }
-    if (std::optional<Result<World>> finished = loads_.poll(panel_)) {
+    std::optional<Result<World>> finished = loads_.poll(panel_);
+    if (finished && loads_.purpose() == LoadPurpose::add_to_world && scene_.loaded()) {
+        add_loaded(std::move(*finished), loads_.path());
+    } else if (finished) {
         const bool first_world = !scene_.loaded();
         if (!install_loaded(std::move(*finished))) {
             exit_code_ = 1;
@@ -916,6 +931,22 @@ void WindowApp::add_body(BodyDesc body, const char* what)
     show_scenery();
     spdlog::info("added {}: {} bodies, {} tets", what, scene_.world().body_count(),
                  scene_.mesh().tet_count());
+}
+
+void WindowApp::add_loaded(Result<World> loaded, const std::string& path)
+{
+    if (!loaded) {
+        return;  // logged and shown by the Load button when it ended
+    }
+    const BodyMaterial material{kLoadedBodyYoungsPa, 0.3f, 1000.0f};
+    Result<BodyDesc> body = body_to_add(loaded.value(), camera_.focus(), material);
+    if (!body) {
+        spdlog::error("cannot add {}: {}", path, body.error());
+        panel_.load_error = "cannot add " + path + ": " + body.error();
+        panel_.show_mesh_file_section = true;
+        return;
+    }
+    add_body(std::move(body).value(), path.c_str());
 }
 
 void WindowApp::edit_world()

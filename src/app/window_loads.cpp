@@ -1,6 +1,7 @@
 #include "app/window_loads.h"
 
 #include "app/log.h"
+#include "app/scene_file.h"
 
 namespace {
 
@@ -9,8 +10,16 @@ constexpr double kProgressLogInterval_s = 1.0;
 
 }  // namespace
 
-void WindowLoads::request(const std::string& path, int resolution, PanelState& panel)
+void WindowLoads::request(const std::string& path, int resolution, LoadPurpose purpose,
+                          PanelState& panel)
 {
+    if (purpose == LoadPurpose::add_to_world && names_scene_file(path)) {
+        // Refused before minutes of loading: a scene is not added, it is loaded.
+        panel.show_mesh_file_section = true;
+        panel.load_error = "cannot add " + path + ": a scene file replaces the world (Load it)";
+        spdlog::warn("{}", panel.load_error);
+        return;
+    }
     Result<bool> started = load_.start(path, resolution);
     panel.show_mesh_file_section = true;
     if (!started) {
@@ -18,7 +27,9 @@ void WindowLoads::request(const std::string& path, int resolution, PanelState& p
         panel.load_error = started.error();
         return;
     }
-    spdlog::info("loading {} in the background (OBJ resolution {})", path, resolution);
+    purpose_ = purpose;
+    spdlog::info("loading {} in the background{} (OBJ resolution {})", path,
+                 purpose == LoadPurpose::add_to_world ? " to add to the world" : "", resolution);
     panel.load_error.clear();
     frames_drawn_ = 0;
     next_progress_log_s_ = kProgressLogInterval_s;

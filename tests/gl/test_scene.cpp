@@ -2,6 +2,7 @@
 // never takes the running body away.
 #include "gl_test_support.h"
 
+#include "app/added_body.h"
 #include "app/scene.h"
 #include "core/bunny.h"
 #include "core/sim_stats.h"
@@ -159,5 +160,59 @@ TEST_F(SceneTest, ADivergedSimulationIsSeenAndResetRestartsIt)
         scene.solver().read_positions(positions);
         EXPECT_EQ(count_non_finite(positions), 0u);
         EXPECT_FALSE(scene.diverged());
+    }
+}
+
+TEST_F(SceneTest, AMeshFileAddedToTheRunningWorldFallsBesideWhatRuns)
+{
+    for (const SolverKind kind : {SolverKind::cpu, SolverKind::gpu}) {
+        Scene scene(ShaderLibrary(), true);
+        ASSERT_TRUE(scene.set_solver(kind).ok());
+        ASSERT_TRUE(scene.load_preset(PresetId::cube).ok());
+        const SimParams params;
+        for (int frame = 0; frame < 10; ++frame) scene.step_frame(params);
+        std::vector<glm::vec3> before;
+        scene.solver().read_positions(before);
+
+        // As the panel's "Add to the world" does, with the bunny's OBJ.
+        Result<TetMesh> file = prepare_body_from_file(asset_directory() + "/bunny.obj", 8);
+        ASSERT_TRUE(file.ok()) << file.error();
+        const std::shared_ptr<const World> loaded =
+            single_body_world(std::make_shared<const TetMesh>(std::move(file).value()));
+        const glm::vec3 focus(1.5f, 0.0f, 0.0f);  // beside the cube
+        Result<BodyDesc> body = body_to_add(*loaded, focus, BodyMaterial{3.0e5f, 0.3f, 1000.0f});
+        ASSERT_TRUE(body.ok()) << body.error();
+        Result<std::string> added = scene.add_body(std::move(body).value());
+        ASSERT_TRUE(added.ok()) << added.error();
+        ASSERT_EQ(scene.world().body_count(), 2u);
+        EXPECT_NE(scene.world().bodies[1].skin, nullptr);  // drawn as its OBJ
+
+        // The cube goes on from where it was; the bunny starts 1 m up.
+        std::vector<glm::vec3> after;
+        scene.solver().read_positions(after);
+        const WorldBody& bunny = scene.world().bodies[1];
+        ASSERT_EQ(after.size(), before.size() + bunny.vertex_count);
+        for (size_t v = 0; v < before.size(); ++v) ASSERT_EQ(after[v], before[v]) << v;
+        const auto bunny_min_y = [&](const std::vector<glm::vec3>& p) {
+            float y = p[bunny.first_vertex].y;
+            for (uint32_t v = 0; v < bunny.vertex_count; ++v) {
+                y = std::min(y, p[bunny.first_vertex + v].y);
+            }
+            return y;
+        };
+        EXPECT_NEAR(bunny_min_y(after), kAddedBodyDropHeight_m, 1e-4f);
+
+        // It falls (1 m: 27 frames) and lands: on the ground, not through it.
+        float lowest = bunny_min_y(after);
+        for (int frame = 0; frame < 40; ++frame) {
+            scene.step_frame(params);
+            scene.solver().read_positions(after);
+            lowest = std::min(lowest, bunny_min_y(after));
+        }
+        EXPECT_EQ(count_non_finite(after), 0u);
+        const char* solver = kind == SolverKind::cpu ? "cpu" : "gpu";
+        EXPECT_LT(lowest, 0.02f) << solver;   // it reached the ground
+        EXPECT_GT(lowest, -0.01f) << solver;  // and did not sink into it
+        EXPECT_LT(bunny_min_y(after), 0.5f) << solver;  // bouncing, but down
     }
 }
