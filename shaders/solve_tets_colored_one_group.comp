@@ -1,10 +1,14 @@
 #version 430 core
-// Pass 3a, Gauss-Seidel, for meshes whose colours are small: u_iterations
-// whole iterations in one dispatch of a single workgroup, which walks the
-// colours in order (barrier() between them) and ends each iteration with the
-// ground and obstacle projection. It replaces a dispatch per colour, whose launch costs
-// more than a small colour's work. barrier() synchronises a workgroup only,
-// hence one group. Same order of tets and colours as the CPU solver.
+// Pass 3a, Gauss-Seidel, in a single workgroup that walks colours in order
+// (barrier() between them); barrier() synchronises a workgroup only, hence
+// one group. Two uses:
+// - meshes whose colours are all small: u_iterations whole iterations in
+//   one dispatch, each ending with the ground and obstacle projection
+//   (u_project_static), instead of a dispatch per colour, whose launch costs
+//   more than a small colour's work;
+// - the tail of small colours of a larger mesh (u_first_color on), after
+//   the large colours' own dispatches: one dispatch instead of one each.
+// Same order of tets and colours as the CPU solver either way.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
 #include "tet_math.glsl"
@@ -18,8 +22,10 @@ layout(local_size_x = 8) in;
 
 layout(std430, binding = 17) readonly buffer ColorTets { uint color_tets[]; };
 layout(std430, binding = 18) readonly buffer ColorOffsets { uint color_offsets[]; };  // CSR
-uniform uint u_color_count;
+uniform uint u_first_color;
+uniform uint u_color_end;  // colours u_first_color .. u_color_end - 1
 uniform uint u_iterations;
+uniform uint u_project_static;  // 0: the caller projects
 
 // Makes every invocation's buffer writes visible to the whole group.
 void group_sync()
@@ -32,7 +38,7 @@ void main()
 {
     uint lane = gl_LocalInvocationID.x;
     for (uint iteration = 0u; iteration < u_iterations; ++iteration) {
-        for (uint c = 0u; c < u_color_count; ++c) {
+        for (uint c = u_first_color; c < u_color_end; ++c) {
             uint begin = color_offsets[c];
             uint end = color_offsets[c + 1u];
             // A trip count the same for every lane: llvmpipe runs a loop's
@@ -45,6 +51,9 @@ void main()
                 }
             }
             group_sync();
+        }
+        if (u_project_static == 0u) {
+            continue;
         }
         uint rounds = (u_counts.x + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
         for (uint r = 0u; r < rounds; ++r) {

@@ -91,8 +91,10 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
     p.color_begin = glGetUniformLocation(colored, "u_color_begin");
     p.color_size = glGetUniformLocation(colored, "u_color_size");
     const GLuint one_group = p.solve_tets_colored_one_group.program.get();
-    p.one_group_color_count = glGetUniformLocation(one_group, "u_color_count");
+    p.one_group_first_color = glGetUniformLocation(one_group, "u_first_color");
+    p.one_group_color_end = glGetUniformLocation(one_group, "u_color_end");
     p.one_group_iterations = glGetUniformLocation(one_group, "u_iterations");
+    p.one_group_project_static = glGetUniformLocation(one_group, "u_project_static");
     return p;
 }
 
@@ -193,6 +195,17 @@ void GpuSolver::load(std::shared_ptr<const World> world)
     for (size_t c = 0; c < m.tet_colors.rows(); ++c) {
         largest_color = std::max(largest_color, m.tet_colors.end(c) - m.tet_colors.begin(c));
     }
+    // The tail of colours that each fill at most one workgroup of the
+    // per-colour pass (merging a single colour would save nothing).
+    const auto color_size = [&](size_t c) { return m.tet_colors.end(c) - m.tet_colors.begin(c); };
+    first_merged_color_ = static_cast<uint32_t>(m.tet_colors.rows());
+    while (first_merged_color_ > 0 &&
+           color_size(first_merged_color_ - 1) <= programs_.solve_tets_colored.group_size) {
+        --first_merged_color_;
+    }
+    if (m.tet_colors.rows() - first_merged_color_ < 2) {
+        first_merged_color_ = static_cast<uint32_t>(m.tet_colors.rows());
+    }
     colors_in_one_group_ = false;
     if (largest_color <= kOneGroupLargestColor) {
         colors_in_one_group_ = one_group_is_faster();
@@ -287,7 +300,7 @@ bool GpuSolver::one_group_is_faster() const
         dispatch(programs_.project_static, mesh_->vertex_count());
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     });
-    const double one_group_ms = time_ms([this] { solve_colors_in_one_group(1); });
+    const double one_group_ms = time_ms([this] { solve_colors_in_one_group(1, 0, true); });
     return one_group_ms < per_color_ms;
 }
 
@@ -528,13 +541,13 @@ void GpuSolver::iterate(const SimParams& params)
     const bool contact = body_contact_on(params);
     if (gauss_seidel && colors_in_one_group_ && !grab_ && !contact) {
         // Nothing between the iterations: all of them in one dispatch.
-        solve_colors_in_one_group(params.iterations);
+        solve_colors_in_one_group(params.iterations, 0, true);
         pass_timer_.end(PassGroup::solve);  // with the ground projection
         return;
     }
     for (int iteration = 0; iteration < params.iterations; ++iteration) {
         if (gauss_seidel && colors_in_one_group_) {
-            solve_colors_in_one_group(1);
+            solve_colors_in_one_group(1, 0, true);
             pass_timer_.end(PassGroup::solve);  // with the ground projection
         } else if (gauss_seidel) {
             solve_colors();
@@ -592,7 +605,7 @@ void GpuSolver::solve_colors() const
     glUseProgram(pass.program.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kColorTets, color_tets_.get());
     const Csr& colors = mesh_->tet_colors;
-    for (size_t c = 0; c < colors.rows(); ++c) {
+    for (uint32_t c = 0; c < first_merged_color_; ++c) {
         const GLuint count = colors.end(c) - colors.begin(c);
         glUniform1ui(programs_.color_begin, colors.begin(c));
         glUniform1ui(programs_.color_size, count);
@@ -600,17 +613,22 @@ void GpuSolver::solve_colors() const
         // The next colour reads what this one wrote.
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
+    if (first_merged_color_ < colors.rows()) {
+        solve_colors_in_one_group(1, first_merged_color_, false);
+    }
 }
 
-void GpuSolver::solve_colors_in_one_group(int iterations) const
+void GpuSolver::solve_colors_in_one_group(int iterations, uint32_t first_color,
+                                          bool project_static) const
 {
     const GLuint program = programs_.solve_tets_colored_one_group.program.get();
     glUseProgram(program);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kColorTets, color_tets_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kColorOffsets, color_offsets_.get());
-    glUniform1ui(programs_.one_group_color_count,
-                 static_cast<GLuint>(mesh_->tet_colors.rows()));
+    glUniform1ui(programs_.one_group_first_color, first_color);
+    glUniform1ui(programs_.one_group_color_end, static_cast<GLuint>(mesh_->tet_colors.rows()));
     glUniform1ui(programs_.one_group_iterations, static_cast<GLuint>(iterations));
+    glUniform1ui(programs_.one_group_project_static, project_static ? 1u : 0u);
     dispatch_groups(1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }

@@ -44,6 +44,12 @@ public:
     // many cores one group of 8 lanes would leave it idle. load() times one
     // iteration both ways and keeps the faster.
     static constexpr uint32_t kOneGroupLargestColor = 1024;
+    // How many of the last, smallest colours share one dispatch when the
+    // colours are dispatched one by one (0: none do).
+    uint32_t colors_sharing_a_dispatch() const
+    {
+        return static_cast<uint32_t>(mesh_->tet_colors.rows()) - first_merged_color_;
+    }
 
     // The most vertices, tets or triangles one dispatch can cover on this
     // driver (workgroup count limit x workgroup size).
@@ -130,8 +136,10 @@ private:
         // Uniform locations, looked up once.
         GLint color_begin = -1;
         GLint color_size = -1;
-        GLint one_group_color_count = -1;
+        GLint one_group_first_color = -1;
+        GLint one_group_color_end = -1;
         GLint one_group_iterations = -1;
+        GLint one_group_project_static = -1;
     };
     static Result<Programs> compile(const ShaderLibrary& shaders);
 
@@ -154,8 +162,13 @@ private:
     void find_contacts();
     // Once per iteration: the candidates' steps, gathered and applied.
     void solve_contacts();
+    // One dispatch per colour, up to the tail of small colours, which
+    // share one (first_merged_color_).
     void solve_colors() const;
-    void solve_colors_in_one_group(int iterations) const;
+    // Colours first_color to the last, `iterations` times, in one
+    // workgroup; each iteration ends with the static projection if asked.
+    void solve_colors_in_one_group(int iterations, uint32_t first_color,
+                                   bool project_static) const;
     void dispatch(const ComputePass& pass, size_t items) const;
     // Makes the Jacobi pass's buffer once it first runs on this world.
     void size_jacobi_deltas();
@@ -189,6 +202,11 @@ private:
     // Gauss-Seidel in one workgroup (solve_tets_colored_one_group.comp)
     // instead of a dispatch per colour; chosen at load by timing both.
     bool colors_in_one_group_ = false;
+    // Otherwise, the colours from this one on are each small enough for one
+    // workgroup of the per-colour pass: they run in a single dispatch of
+    // the one-group pass instead of a dispatch each. The colouring is greedy,
+    // so its last colours are its smallest (the lattice-10k ends 53, 15, 4).
+    uint32_t first_merged_color_ = 0;
     GlBuffer residual_result_;      // 4 bytes, written by reduce_residual.comp
     GLsync residual_fence_ = nullptr;  // signalled once the result can be read
     std::optional<float> mean_residual_;

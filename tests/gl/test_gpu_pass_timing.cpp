@@ -1,6 +1,6 @@
 // The GPU solver's per-pass timing (Solver::set_pass_timing), and the
 // Gauss-Seidel dispatch per colour that large meshes use instead of the
-// one-workgroup pass.
+// one-workgroup pass (their smallest colours sharing one).
 #include "gl_test_support.h"
 
 #include "../test_support.h"
@@ -91,6 +91,9 @@ TEST_F(GpuPassTiming, LargeColoursAreDispatchedOneByOneAndAgreeWithTheCpu)
     CpuSolver cpu;
     gpu->load(mesh);
     cpu.load(mesh);
+    // Its last colours (57 and 6 tets) share one dispatch of the
+    // one-workgroup pass, in the same order.
+    EXPECT_EQ(gpu->colors_sharing_a_dispatch(), 2u);
     SimParams params;
     params.substeps = 2;
     params.iterations = 2;
