@@ -7,11 +7,21 @@
 #define SIM_PARAMETERS_END };
 #include "sim_parameters.glsl"
 
+// A pass whose invocations read, after barrier(), the positions and
+// corrections that others of their workgroup wrote defines
+// SIM_COHERENT_VERTICES: without `coherent` GLSL does not promise that those
+// writes are visible (GLSL 4.60, 4.10, "Memory Qualifiers").
+#ifdef SIM_COHERENT_VERTICES
+#define SIM_VERTEX_WRITES_SEEN coherent
+#else
+#define SIM_VERTEX_WRITES_SEEN
+#endif
+
 // Per vertex.
-layout(std430, binding = 0) buffer Positions { vec4 positions[]; };          // xyz m
+layout(std430, binding = 0) SIM_VERTEX_WRITES_SEEN buffer Positions { vec4 positions[]; };  // xyz m
 layout(std430, binding = 1) buffer Velocities { vec4 velocities[]; };        // xyz m/s
 layout(std430, binding = 2) buffer Predicted { vec4 predicted[]; };          // xyz x after predict
-layout(std430, binding = 3) buffer Corrections { vec4 corrections[]; };      // xyz correction, w ground push
+layout(std430, binding = 3) SIM_VERTEX_WRITES_SEEN buffer Corrections { vec4 corrections[]; };  // xyz correction, w ground push
 layout(std430, binding = 4) readonly buffer InverseMasses { float inverse_masses[]; };  // 0: pinned
 // Some drivers count every declared block against the per-shader limit (16
 // on llvmpipe), used or not: a pass that needs more blocks of its own

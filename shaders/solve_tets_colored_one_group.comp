@@ -10,6 +10,7 @@
 //   the large colours' own dispatches: one dispatch instead of one each.
 // Same order of tets and colours as the CPU solver either way.
 #define SIM_NO_GATHER_OR_SURFACE
+#define SIM_COHERENT_VERTICES
 #include "sim_common.glsl"
 #include "tet_math.glsl"
 #include "tet_step.glsl"

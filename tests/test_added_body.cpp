@@ -17,15 +17,18 @@
 
 namespace {
 
-// Polls as the window does, once per "frame", until the load has ended.
+// Polls as the window does, once per "frame", until the load has ended
+// (a failure after two minutes).
 Result<World> wait_for_load(WindowLoads& loads, PanelState& panel)
 {
-    for (;;) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    while (std::chrono::steady_clock::now() < deadline) {
         if (std::optional<Result<World>> finished = loads.poll(panel)) {
             return std::move(*finished);
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
+    return Result<World>::failure("the load did not end within two minutes");
 }
 
 float lowest_y(const std::vector<glm::vec3>& positions)
@@ -41,11 +44,16 @@ TEST(AddedBody, AFileLoadedToBeAddedIsSetDownAboveTheFocus)
     WindowLoads loads;
     PanelState panel;
     loads.request(path, 8, LoadPurpose::add_to_world, panel);
+    // A Load asked for meanwhile is refused, and the running load is still
+    // one to add.
+    loads.request(asset_directory() + "/bunny.tet", 8, LoadPurpose::replace_world, panel);
+    EXPECT_NE(panel.load_error.find("already loading"), std::string::npos) << panel.load_error;
     Result<World> loaded = wait_for_load(loads, panel);
     ASSERT_TRUE(loaded.ok()) << loaded.error();
     EXPECT_EQ(loads.purpose(), LoadPurpose::add_to_world);
     EXPECT_EQ(loads.path(), path);
-    EXPECT_TRUE(panel.load_error.empty()) << panel.load_error;
+    EXPECT_EQ(loaded.value().mesh->name, path);
+    EXPECT_TRUE(panel.load_error.empty()) << panel.load_error;  // cleared by the outcome
 
     const glm::vec3 focus(2.0f, 0.3f, -1.0f);
     const BodyMaterial material{4.0e5f, 0.25f, 900.0f};
@@ -78,6 +86,21 @@ TEST(AddedBody, AFileLoadedToBeAddedIsSetDownAboveTheFocus)
     const glm::dvec3 centre = volume_centroid(placed);
     EXPECT_NEAR(centre.x, focus.x, 1e-4);
     EXPECT_NEAR(centre.z, focus.z, 1e-4);
+}
+
+TEST(AddedBody, ItsPinsAreLetGoSoThatItFalls)
+{
+    const std::shared_ptr<const World> beam = single_body_world(std::make_shared<const TetMesh>(
+        prepare_tet_mesh(make_preset_mesh(PresetId::beam, PresetPose::upright).value()).value()));
+    const auto pins = [](const TetMesh& mesh) {
+        return std::count(mesh.pinned.begin(), mesh.pinned.end(), uint8_t{1});
+    };
+    ASSERT_GT(pins(*beam->mesh), 0);
+    Result<BodyDesc> body = body_to_add(*beam, glm::vec3(0.0f), BodyMaterial{});
+    ASSERT_TRUE(body.ok()) << body.error();
+    Result<World> placed = assemble_world(WorldDesc{"", {std::move(body).value()}, {}, {}, {}});
+    ASSERT_TRUE(placed.ok()) << placed.error();
+    EXPECT_EQ(pins(*placed.value().mesh), 0);
 }
 
 TEST(AddedBody, BelowTheGroundTheFocusCountsAsTheGround)

@@ -6,8 +6,7 @@ Result<BodyDesc> body_to_add(const World& loaded, glm::vec3 focus_m, const BodyM
 {
     using R = Result<BodyDesc>;
     if (loaded.body_count() != 1 || !loaded.obstacles.empty()) {
-        return R::failure("a scene file replaces the world (Load it); only a mesh file can be "
-                          "added to the running one");
+        return R::failure(kSceneFileIsNotAdded);
     }
     std::vector<BodyDesc> bodies = placed_body_descs(loaded);
     BodyDesc& body = bodies.front();
@@ -25,5 +24,6 @@ Result<BodyDesc> body_to_add(const World& loaded, glm::vec3 focus_m, const BodyM
     body.velocity_m_s = glm::vec3(0.0f);
     body.angular_velocity_rad_s = glm::vec3(0.0f);
     body.material = material;
+    body.pinned = false;
     return std::move(body);
 }

@@ -246,8 +246,7 @@ void mesh_file_section(PanelState& s, const Scene& scene)
     }
     ImGui::EndDisabled();
     tip("Drops the mesh file's body above the camera's focus, beside the\n"
-        "bodies already there (a scene file can only be loaded). Holding\n"
-        "Shift while dropping a file onto the window does the same.");
+        "bodies already there (a scene file can only be loaded).");
     if (s.loading) {
         loading_progress(*s.loading, s);
     }
@@ -448,7 +447,7 @@ void draw_help(PanelState& s)
         ImGui::End();
         return;
     }
-    constexpr std::array<std::pair<const char*, const char*>, 21> kKeys = {{
+    constexpr std::array<std::pair<const char*, const char*>, 20> kKeys = {{
         {"left drag", "grab the surface and pull; let go to throw"},
         {"wheel while grabbing", "pull the grabbed point nearer or push it away"},
         {"right drag", "orbit the camera"},
@@ -465,7 +464,6 @@ void draw_help(PanelState& s)
         {"C", "body contact on / off"},
         {"T", "throw a jelly cube along the cursor's ray"},
         {"Del", "delete the selected (last grabbed) body"},
-        {"drop a file", "load it; with Shift held, add it to the world"},
         {"F1", "this help"},
         {"F5", "recompile the compute shaders"},
         {"F12", "screenshot (PNG in the working folder)"},

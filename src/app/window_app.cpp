@@ -175,7 +175,8 @@ private:
     bool drags_fit_the_world();
     // Bodies into and out of the running world, from the panel and keys.
     void edit_world();
-    void add_body(BodyDesc body, const char* what);
+    // Whether it was added; a failure is logged and shown in the panel.
+    bool add_body(BodyDesc body, const char* what);
     // A mesh file's body, loaded in the background, into the running world.
     void add_loaded(Result<World> loaded, const std::string& path);
     // The obstacles and the pinned bodies' walls and markers into the renderer.
@@ -565,11 +566,6 @@ void WindowApp::handle_requests()
         std::snprintf(panel_.mesh_path, sizeof panel_.mesh_path, "%s",
                       panel_.file_requested->c_str());
     }
-    for (; !events.dropped_files_to_add.empty(); events.dropped_files_to_add.pop_front()) {
-        panel_.file_add_requested = events.dropped_files_to_add.front();
-        std::snprintf(panel_.mesh_path, sizeof panel_.mesh_path, "%s",
-                      panel_.file_add_requested->c_str());
-    }
     if (panel_.file_requested) {
         loads_.request(*std::exchange(panel_.file_requested, std::nullopt),
                        panel_.mesh_resolution, LoadPurpose::replace_world, panel_);
@@ -912,7 +908,7 @@ void WindowApp::update_arena()
     spdlog::info("arena walls {}", arena_in_world_ ? "up" : "down");
 }
 
-void WindowApp::add_body(BodyDesc body, const char* what)
+bool WindowApp::add_body(BodyDesc body, const char* what)
 {
     mouse_grab_.end(scene_);
     const BodyMaterial material = body.material.value_or(panel_.params.material());
@@ -920,7 +916,7 @@ void WindowApp::add_body(BodyDesc body, const char* what)
     if (!added) {
         spdlog::error("cannot add {}: {}", what, added.error());
         panel_.solver_note = added.error();
-        return;
+        return false;
     }
     // The bodies that had their own materials keep them; the new one too.
     if (!panel_.params.body_materials.empty() || !(material == panel_.params.material())) {
@@ -931,6 +927,7 @@ void WindowApp::add_body(BodyDesc body, const char* what)
     show_scenery();
     spdlog::info("added {}: {} bodies, {} tets", what, scene_.world().body_count(),
                  scene_.mesh().tet_count());
+    return true;
 }
 
 void WindowApp::add_loaded(Result<World> loaded, const std::string& path)
@@ -940,13 +937,18 @@ void WindowApp::add_loaded(Result<World> loaded, const std::string& path)
     }
     const BodyMaterial material{kLoadedBodyYoungsPa, 0.3f, 1000.0f};
     Result<BodyDesc> body = body_to_add(loaded.value(), camera_.focus(), material);
+    std::string why;
     if (!body) {
-        spdlog::error("cannot add {}: {}", path, body.error());
-        panel_.load_error = "cannot add " + path + ": " + body.error();
-        panel_.show_mesh_file_section = true;
-        return;
+        why = body.error();
+        spdlog::error("cannot add {}: {}", path, why);
+    } else if (!add_body(std::move(body).value(), path.c_str())) {
+        why = panel_.solver_note;  // add_body logged it
     }
-    add_body(std::move(body).value(), path.c_str());
+    if (!why.empty()) {
+        // By the Load button, where the file was asked for.
+        panel_.load_error = "cannot add " + path + ": " + why;
+        panel_.show_mesh_file_section = true;
+    }
 }
 
 void WindowApp::edit_world()

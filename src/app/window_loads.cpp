@@ -1,5 +1,6 @@
 #include "app/window_loads.h"
 
+#include "app/added_body.h"
 #include "app/log.h"
 #include "app/scene_file.h"
 
@@ -16,7 +17,7 @@ void WindowLoads::request(const std::string& path, int resolution, LoadPurpose p
     if (purpose == LoadPurpose::add_to_world && names_scene_file(path)) {
         // Refused before minutes of loading: a scene is not added, it is loaded.
         panel.show_mesh_file_section = true;
-        panel.load_error = "cannot add " + path + ": a scene file replaces the world (Load it)";
+        panel.load_error = "cannot add " + path + ": " + kSceneFileIsNotAdded;
         spdlog::warn("{}", panel.load_error);
         return;
     }

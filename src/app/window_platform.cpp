@@ -62,11 +62,8 @@ void scroll_callback(GLFWwindow* window, double, double y)
 
 void drop_callback(GLFWwindow* window, int count, const char** paths)
 {
-    const bool shift = glfwGetKey(window, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
-                       glfwGetKey(window, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
-    InputEvents& events = events_of(window);
     for (int i = 0; i < count; ++i) {
-        (shift ? events.dropped_files_to_add : events.dropped_files).emplace_back(paths[i]);
+        events_of(window).dropped_files.emplace_back(paths[i]);
     }
 }
 

@@ -18,8 +18,7 @@ struct GLFWwindow;
 struct InputEvents {
     std::deque<int> keys;       // pressed keys the panel did not take
     float scroll_steps = 0.0f;  // wheel, outside the panel
-    std::deque<std::string> dropped_files;         // to load in place of the world
-    std::deque<std::string> dropped_files_to_add;  // dropped with Shift held: into it
+    std::deque<std::string> dropped_files;
 };
 
 class WindowPlatform {

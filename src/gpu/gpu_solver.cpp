@@ -191,13 +191,13 @@ void GpuSolver::load(std::shared_ptr<const World> world)
         glBufferData(GL_SHADER_STORAGE_BUFFER, 16, nullptr, GL_DYNAMIC_READ);
     }
     upload_parameters(SimParams());
+    const auto color_size = [&](size_t c) { return m.tet_colors.end(c) - m.tet_colors.begin(c); };
     uint32_t largest_color = 0;
     for (size_t c = 0; c < m.tet_colors.rows(); ++c) {
-        largest_color = std::max(largest_color, m.tet_colors.end(c) - m.tet_colors.begin(c));
+        largest_color = std::max(largest_color, color_size(c));
     }
     // The tail of colours that each fill at most one workgroup of the
     // per-colour pass (merging a single colour would save nothing).
-    const auto color_size = [&](size_t c) { return m.tet_colors.end(c) - m.tet_colors.begin(c); };
     first_merged_color_ = static_cast<uint32_t>(m.tet_colors.rows());
     while (first_merged_color_ > 0 &&
            color_size(first_merged_color_ - 1) <= programs_.solve_tets_colored.group_size) {
