@@ -26,11 +26,14 @@ layout(std430, binding = 4) readonly buffer InverseMasses { float inverse_masses
 // Some drivers count every declared block against the per-shader limit (16
 // on llvmpipe), used or not: a pass that needs more blocks of its own
 // defines SIM_NO_GATHER_OR_SURFACE before including this file to leave out
-// the gather and surface blocks it does not use.
+// the gather and surface blocks it does not use, or SIM_NO_SURFACE to
+// leave out the surface blocks alone.
 #ifndef SIM_NO_GATHER_OR_SURFACE
 layout(std430, binding = 5) readonly buffer SlotOffsets { uint slot_offsets[]; };    // CSR, NV + 1
 layout(std430, binding = 6) readonly buffer SlotEntries { uint slot_entries[]; };    // tet * 4 + corner
+#ifndef SIM_NO_SURFACE
 layout(std430, binding = 7) buffer Normals { vec4 normals[]; };
+#endif
 #endif
 
 // Per tet.
@@ -49,12 +52,14 @@ layout(std430, binding = 9) readonly buffer TetRests { TetRest tet_rests[]; };
 layout(std430, binding = 10) buffer Lambdas { vec4 lambdas[]; };
 #ifndef SIM_NO_GATHER_OR_SURFACE
 layout(std430, binding = 11) buffer Deltas { vec4 deltas[]; };               // per slot
+#ifndef SIM_NO_SURFACE
 
 // Per surface triangle.
 layout(std430, binding = 12) readonly buffer Triangles { uint triangles[]; };  // 3 per triangle
 layout(std430, binding = 13) buffer FaceNormals { vec4 face_normals[]; };
 layout(std430, binding = 14) readonly buffer FaceOffsets { uint face_offsets[]; };  // CSR, NV + 1
 layout(std430, binding = 15) readonly buffer FaceEntries { uint face_entries[]; };
+#endif
 #endif
 
 // Inverse mass of vertex v: 1 / (its body's density * lumped volume), 0 when pinned.

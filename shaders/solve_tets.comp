@@ -2,6 +2,7 @@
 // Pass 3a (DESIGN.md 4.3), Jacobi: one iteration of every tet's shape and
 // volume constraints. Each tet writes its four corrections to its own four
 // slots: no atomics, no races, the same result on every run.
+#define SIM_NO_SURFACE  // room for the tet rotations' block (16 on llvmpipe)
 #include "sim_common.glsl"
 #include "tet_math.glsl"
 #include "tet_step.glsl"

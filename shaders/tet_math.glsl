@@ -230,6 +230,151 @@ TM_FN void tm_signed_svd(mat3 F, TM_OUT(mat3) U, TM_OUT(vec3) sigma, TM_OUT(mat3
 }
 
 // ---------------------------------------------------------------------------
+// Each tet's rotation from its last one (docs/algorithm.md 3, "Rotations
+// from the last one"): most tets turn little between two steps, so one
+// Newton step from the rotation of the tet's previous step lands on F's
+// rotation (U V^T of the signed SVD) to rounding, at a fraction of the SVD's
+// cost. Where it does not (a first step, a fast turn, a tet near the
+// degenerate cases), the signed SVD gives the rotation and restarts the
+// tet's quaternion from it.
+// ---------------------------------------------------------------------------
+
+// A Newton step longer than this (radians) is not trusted to have landed.
+const float TM_POLAR_NEWTON_MAX_STEP = 1.0e-2f;
+// H below (the Newton step's matrix) must be this far from singular,
+// relative to its trace cubed.
+const float TM_POLAR_DEFINITE_FLOOR = 1.0e-4f;
+
+// The rotation matrix of the unit quaternion q = (x, y, z, w).
+TM_FN mat3 tm_rotation_of_quaternion(vec4 q)
+{
+    float x2 = q.x + q.x;
+    float y2 = q.y + q.y;
+    float z2 = q.z + q.z;
+    float xx = q.x * x2;
+    float yy = q.y * y2;
+    float zz = q.z * z2;
+    float xy = q.x * y2;
+    float xz = q.x * z2;
+    float yz = q.y * z2;
+    float wx = q.w * x2;
+    float wy = q.w * y2;
+    float wz = q.w * z2;
+    return mat3(1.0f - yy - zz, xy + wz, xz - wy,
+                xy - wz, 1.0f - xx - zz, yz + wx,
+                xz + wy, yz - wx, 1.0f - xx - yy);
+}
+
+// The unit quaternion (x, y, z, w) of the rotation R, by Shepperd's method:
+// the largest of |w|, |x|, |y|, |z| from the diagonal, the others from the
+// off-diagonal sums and differences divided by it.
+TM_FN vec4 tm_quaternion_of_rotation(mat3 R)
+{
+    // Entry r_ij (row i, column j) is R[j][i].
+    float r00 = R[0].x;
+    float r11 = R[1].y;
+    float r22 = R[2].z;
+    float trace = r00 + r11 + r22;
+    bool x_largest = r00 > trace && r00 >= r11 && r00 >= r22;
+    bool y_largest = !x_largest && r11 > trace && r11 > r00 && r11 >= r22;
+    bool z_largest = !x_largest && !y_largest && r22 > trace && r22 > r00 && r22 > r11;
+    float largest = x_largest ? r00 : (y_largest ? r11 : (z_largest ? r22 : trace));
+    float big = 0.5f * sqrt(max(1.0f + 2.0f * largest - trace, 1.0e-30f));
+    float quarter_inv = 0.25f / big;
+    float diff_zy = (R[1].z - R[2].y) * quarter_inv;  // r21 - r12
+    float diff_xz = (R[2].x - R[0].z) * quarter_inv;  // r02 - r20
+    float diff_yx = (R[0].y - R[1].x) * quarter_inv;  // r10 - r01
+    float sum_xy = (R[1].x + R[0].y) * quarter_inv;
+    float sum_xz = (R[2].x + R[0].z) * quarter_inv;
+    float sum_yz = (R[2].y + R[1].z) * quarter_inv;
+    if (x_largest) {
+        return vec4(big, sum_xy, sum_xz, diff_zy);
+    }
+    if (y_largest) {
+        return vec4(sum_xy, big, sum_yz, diff_xz);
+    }
+    if (z_largest) {
+        return vec4(sum_xz, sum_yz, big, diff_yx);
+    }
+    return vec4(diff_zy, diff_xz, diff_yx, big);
+}
+
+// One Newton step towards the rotation R that maximises tr(R^T F) (for
+// det F > 0 the polar rotation; for det F < 0 the signed SVD's U V^T),
+// from the quaternion q, which it updates. With S = R^T F and R turned by
+// the rotation vector r in its own frame, tr(R^T F) grows by g . r -
+// r^T H r / 2 to second order, g the axial vector of S - S^T and H =
+// tr(S) I - (S + S^T) / 2; the step is r = H^-1 g. Returns true where the
+// step was short (below TM_POLAR_NEWTON_MAX_STEP) and H positive definite,
+// that is where q was already near the maximum and now holds it to
+// rounding (Newton's error squares each step); false leaves q updated but
+// not to be used.
+TM_FN bool tm_polar_newton_step(mat3 F, TM_INOUT(vec4) q)
+{
+    mat3 R = tm_rotation_of_quaternion(q);
+    float s00 = dot(R[0], F[0]);
+    float s01 = dot(R[0], F[1]);
+    float s02 = dot(R[0], F[2]);
+    float s10 = dot(R[1], F[0]);
+    float s11 = dot(R[1], F[1]);
+    float s12 = dot(R[1], F[2]);
+    float s20 = dot(R[2], F[0]);
+    float s21 = dot(R[2], F[1]);
+    float s22 = dot(R[2], F[2]);
+    vec3 gradient = vec3(s21 - s12, s02 - s20, s10 - s01);
+    float h00 = s11 + s22;
+    float h11 = s00 + s22;
+    float h22 = s00 + s11;
+    float h01 = -0.5f * (s01 + s10);
+    float h02 = -0.5f * (s02 + s20);
+    float h12 = -0.5f * (s12 + s21);
+    // H's adjugate: H^-1 = adjugate / determinant.
+    float a00 = h11 * h22 - h12 * h12;
+    float a11 = h00 * h22 - h02 * h02;
+    float a22 = h00 * h11 - h01 * h01;
+    float a01 = h02 * h12 - h01 * h22;
+    float a02 = h01 * h12 - h02 * h11;
+    float a12 = h01 * h02 - h00 * h12;
+    float determinant = h00 * a00 + h01 * a01 + h02 * a02;
+    float trace = h00 + h11 + h22;
+    // Sylvester's criterion on the leading minors h00, a22, determinant.
+    bool definite = h00 > 0.0f && a22 > 0.0f &&
+                    determinant > TM_POLAR_DEFINITE_FLOOR * trace * trace * trace;
+    float half_inv_det = 0.5f * (1.0f / determinant);
+    vec3 half_step = vec3(a00 * gradient.x + a01 * gradient.y + a02 * gradient.z,
+                          a01 * gradient.x + a11 * gradient.y + a12 * gradient.z,
+                          a02 * gradient.x + a12 * gradient.y + a22 * gradient.z) *
+                     half_inv_det;
+    bool short_step = dot(half_step, half_step) <
+                      0.25f * TM_POLAR_NEWTON_MAX_STEP * TM_POLAR_NEWTON_MAX_STEP;
+    // q <- q (half_step, 1), normalized: the turn by r, to second order.
+    vec3 qv = vec3(q.x, q.y, q.z);
+    float w = q.w - dot(qv, half_step);
+    vec3 v = q.w * half_step + qv + cross(qv, half_step);
+    float inv_norm = 1.0f / sqrt(w * w + dot(v, v));
+    q = vec4(v.x * inv_norm, v.y * inv_norm, v.z * inv_norm, w * inv_norm);
+    return definite && short_step;
+}
+
+// F's rotation (the signed SVD's U V^T), from the tet's last rotation q,
+// which it updates. A tet that no corner of moves (every w = 0) keeps the
+// Newton step's answer whatever it is: its step moves nothing.
+TM_FN mat3 tm_tet_rotation(mat3 F, bool moves, TM_INOUT(vec4) q)
+{
+    bool found = tm_polar_newton_step(F, q);
+    if (found || !moves) {
+        return tm_rotation_of_quaternion(q);
+    }
+    mat3 U;
+    vec3 sigma;
+    mat3 V;
+    tm_signed_svd(F, U, sigma, V);
+    mat3 R = U * transpose(V);
+    q = tm_quaternion_of_rotation(R);
+    return R;
+}
+
+// ---------------------------------------------------------------------------
 // XPBD constraint steps of one tetrahedron (DESIGN.md section 2 and 4.3).
 // ---------------------------------------------------------------------------
 
@@ -263,33 +408,34 @@ TM_FN float tm_xpbd_dlambda(float C, vec3 g0, vec3 g1, vec3 g2, vec3 g3, vec4 w,
 // Solves the co-rotational shape constraint C = |Sigma - I|_F and then the
 // volume constraint C = det F - 1 of one tet, Gauss-Seidel within the tet.
 // The corrections of both steps are summed into d0..d3; the caller applies
-// them (Jacobi between tets). alpha_*_tilde are compliances divided by h^2.
+// them (Jacobi between tets). alpha_*_tilde are compliances divided by h^2;
+// rotation is the tet's last rotation, which the step updates
+// (tm_tet_rotation).
 TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
                         float rest_volume, float alpha_arap_tilde,
                         float alpha_volume_tilde, bool volume_enabled, float omega,
                         TM_INOUT(float) lambda_arap, TM_INOUT(float) lambda_volume,
-                        TM_OUT(vec3) d0, TM_OUT(vec3) d1, TM_OUT(vec3) d2,
-                        TM_OUT(vec3) d3, TM_OUT(float) residual)
+                        TM_INOUT(vec4) rotation, TM_OUT(vec3) d0, TM_OUT(vec3) d1,
+                        TM_OUT(vec3) d2, TM_OUT(vec3) d3, TM_OUT(float) residual)
 {
     d0 = vec3(0.0f);
     d1 = vec3(0.0f);
     d2 = vec3(0.0f);
     d3 = vec3(0.0f);
 
-    // Shape: dC/dF = (F - R) / C, gradient of corner a = column a-1 of
-    // dC/dF B^T, corner 0 takes minus their sum.
+    // Shape: C = |F - R| (= |Sigma - I|: F - R = U (Sigma - I) V^T),
+    // dC/dF = (F - R) / C, gradient of corner a = column a-1 of dC/dF B^T,
+    // corner 0 takes minus their sum.
     mat3 F = tm_deformation_gradient(x0, x1, x2, x3, B);
-    mat3 U;
-    vec3 sigma;
-    mat3 V;
-    tm_signed_svd(F, U, sigma, V);
-    vec3 stretch = sigma - vec3(1.0f);
-    float C = sqrt(dot(stretch, stretch));
+    bool moves = w.x + w.y + w.z + w.w > 0.0f;
+    mat3 F_minus_R = F - tm_tet_rotation(F, moves, rotation);
+    float C = sqrt(dot(F_minus_R[0], F_minus_R[0]) + dot(F_minus_R[1], F_minus_R[1]) +
+                   dot(F_minus_R[2], F_minus_R[2]));
     // What the iteration drives to zero, before this step: the convergence
     // readout averages it over the tets after a frame's last iteration.
     residual = abs(C + alpha_arap_tilde * lambda_arap);
     if (C > TM_ARAP_SKIP) {
-        mat3 G = (F - U * transpose(V)) * transpose(B) * (1.0f / C);
+        mat3 G = F_minus_R * transpose(B) * (1.0f / C);
         vec3 g1 = G[0];
         vec3 g2 = G[1];
         vec3 g3 = G[2];

@@ -94,7 +94,33 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
             blocks.lambda_shape[slot] = 1.0e-4f * static_cast<float>(slot % 5);
             blocks.lambda_volume[slot] = -2.0e-5f * static_cast<float>(slot % 3);
         }
-        const TetBlocks before = make_tet_blocks(*mesh, kernel.lanes);  // for the indices
+        TetBlocks before = make_tet_blocks(*mesh, kernel.lanes);  // the indices, the rotations
+        // Where each tet's rotation search starts: a third at its rotation
+        // turned by 2e-3 rad (the Newton step lands), a third turned by 0.3
+        // rad and a third at the identity (the SVD takes over, the cube's
+        // tets being turned too).
+        for (size_t slot = 0; slot < slots; ++slot) {
+            const uint32_t t = before.tet[slot];
+            if (t == TetBlocks::kPaddingTet) continue;
+            glm::vec3 x[4];
+            for (int a = 0; a < 4; ++a) {
+                const glm::uvec4 tet = mesh->tets[t];
+                x[a] = input.predicted[tet[a]] + input.corrections[tet[a]];
+            }
+            glm::mat3 U, V;
+            glm::vec3 sigma;
+            tet_math::tm_signed_svd(
+                tet_math::tm_deformation_gradient(x[0], x[1], x[2], x[3], mesh->inv_rest_shapes[t]),
+                U, sigma, V);
+            glm::vec4 q = tet_math::tm_quaternion_of_rotation(U * glm::transpose(V));
+            const float turn = slot % 3 == 0 ? 2.0e-3f : 0.3f;
+            q = glm::normalize(q + glm::vec4(0.6f, -0.48f, 0.64f, 0.0f) * (0.5f * turn));
+            if (slot % 3 == 2) q = glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
+            for (int i = 0; i < 4; ++i) {
+                before.rotation[i][slot] = q[i];
+                blocks.rotation[i][slot] = q[i];
+            }
+        }
         std::vector<glm::vec3> corrections = input.corrections;
         std::vector<double> residuals(blocks.block_count, 0.0);
         copy_block_starts(blocks, &input.start[0].x, 0, blocks.block_count);
@@ -125,14 +151,16 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
             const float v0 = mesh->rest_volumes_m3[t];
             float lambda_shape = 1.0e-4f * static_cast<float>(slot % 5);
             float lambda_volume = -2.0e-5f * static_cast<float>(slot % 3);
+            glm::vec4 rotation(before.rotation[0][slot], before.rotation[1][slot],
+                               before.rotation[2][slot], before.rotation[3][slot]);
             glm::vec3 d[4];
             float residual = 0.0f;
             const bool volume_on = volume_compliances[t] >= 0.0f;
             tet_math::tm_solve_tet(x[0], x[1], x[2], x[3], w, mesh->inv_rest_shapes[t], v0,
                                    shape_compliances[t] * inv_h2,
                                    volume_on ? volume_compliances[t] * inv_h2 : 0.0f, volume_on,
-                                   1.0f, lambda_shape, lambda_volume, d[0], d[1], d[2], d[3],
-                                   residual);
+                                   1.0f, lambda_shape, lambda_volume, rotation, d[0], d[1], d[2],
+                                   d[3], residual);
             tet_math::tm_keep_angular_momentum(input.start[tet.x], input.start[tet.y],
                                                input.start[tet.z], input.start[tet.w], w, d[0],
                                                d[1], d[2], d[3]);
@@ -156,6 +184,10 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
                         1e-4f * std::abs(lambda_shape) + 1e-9f) << kernel.name << " tet " << t;
             EXPECT_NEAR(blocks.lambda_volume[slot], lambda_volume,
                         1e-4f * std::abs(lambda_volume) + 1e-9f) << kernel.name << " tet " << t;
+            for (int i = 0; i < 4; ++i) {
+                EXPECT_NEAR(blocks.rotation[i][slot], rotation[i], 1e-5f)
+                    << kernel.name << " tet " << t << " quaternion entry " << i;
+            }
             ++compared;
         }
         std::printf("%s (%d lanes): %zu tets (%zu at rest), worst correction error %.2e of the "

@@ -60,11 +60,12 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     start_positions_ = positions_;
     corrections_.assign(nv, glm::vec3(0.0f));
     static_push_m_.assign(nv, 0.0f);
-    // The Jacobi method's per-tet arrays (56 bytes a tet) are made when it
+    // The Jacobi method's per-tet arrays (72 bytes a tet) are made when it
     // first runs (size_jacobi_arrays): Gauss-Seidel keeps its multipliers in
     // the blocks and moves the vertices directly.
     std::vector<float>().swap(lambda_arap_);
     std::vector<float>().swap(lambda_volume_);
+    std::vector<glm::vec4>().swap(rotations_);
     std::vector<glm::vec3>().swap(deltas_);
     face_normals_.assign(mesh_->surface_triangles.size(), glm::vec3(0.0f));
     lay_out_blocks();
@@ -81,7 +82,17 @@ void CpuSolver::set_state(const std::vector<glm::vec3>& positions,
            "CpuSolver::set_state: vertex count differs from the mesh");
     positions_ = positions;
     velocities_ = velocities;
+    forget_rotations();
     rebuild_normals();
+}
+
+void CpuSolver::forget_rotations()
+{
+    std::fill(rotations_.begin(), rotations_.end(), glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+    const size_t slots = blocks_.block_count * blocks_.lanes;
+    for (int i = 0; i < 4; ++i) {
+        std::fill_n(blocks_.rotation[i].data(), slots, i == 3 ? 1.0f : 0.0f);  // x y z w
+    }
 }
 
 void CpuSolver::set_tet_kernel(const TetBlockKernelInfo& kernel)
@@ -254,6 +265,7 @@ void CpuSolver::size_jacobi_arrays()
     if (deltas_.size() != nt * 4) {
         lambda_arap_.assign(nt, 0.0f);
         lambda_volume_.assign(nt, 0.0f);
+        rotations_.assign(nt, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));  // identity
         deltas_.assign(nt * 4, glm::vec3(0.0f));
     }
 }
@@ -297,8 +309,9 @@ float CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm
     float residual = 0.0f;
     tet_math::tm_solve_tet(positions_[tet.x], positions_[tet.y], positions_[tet.z],
                            positions_[tet.w], w, mesh.inv_rest_shapes[t], rest_volume,
-                           shape_compliance_[t] * k.inv_h2, alpha_volume, volume_on, omega, lambda_arap_[t], lambda_volume_[t], d[0], d[1],
-                           d[2], d[3], residual);
+                           shape_compliance_[t] * k.inv_h2, alpha_volume, volume_on, omega,
+                           lambda_arap_[t], lambda_volume_[t], rotations_[t], d[0], d[1], d[2],
+                           d[3], residual);
     tet_math::tm_keep_angular_momentum(start_positions_[tet.x], start_positions_[tet.y],
                                        start_positions_[tet.z], start_positions_[tet.w], w,
                                        d[0], d[1], d[2], d[3]);

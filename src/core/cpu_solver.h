@@ -72,6 +72,7 @@ private:
     void copy_starts_to_blocks();
     // Makes the Jacobi method's arrays once it first runs on this mesh.
     void size_jacobi_arrays();
+    void forget_rotations();  // every tet's back to the identity
     // What every tet step of a substep shares.
     struct TetStepConstants {
         bool volume_enabled;  // some body has a volume term
@@ -131,6 +132,7 @@ private:
     // Jacobi only, empty until it first runs.
     std::vector<float> lambda_arap_;         // per tet
     std::vector<float> lambda_volume_;       // per tet
+    std::vector<glm::vec4> rotations_;       // per tet, its last rotation (tm_tet_rotation)
     std::vector<glm::vec3> deltas_;          // per tet corner slot (tet * 4 + corner)
     std::vector<glm::vec3> face_normals_;    // per surface triangle, area weighted
 

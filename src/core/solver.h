@@ -57,6 +57,10 @@ public:
     void load(std::shared_ptr<const TetMesh> mesh) { load(single_body_world(std::move(mesh))); }
 
     // Replaces the state (same vertex count as the mesh). Tests and restarts.
+    // The tets' rotations (where each tet's rotation search starts) restart
+    // from the identity too, so that the state is the positions and
+    // velocities alone: two solvers given the same state step to the same
+    // bits.
     virtual void set_state(const std::vector<glm::vec3>& positions,
                            const std::vector<glm::vec3>& velocities) = 0;
 

@@ -280,6 +280,15 @@ void GpuSolver::upload_body_at_rest()
     upload(buffers_[kCorrections], std::vector<glm::vec4>(mesh_->vertex_count(), glm::vec4(0.0f)));
     upload(buffers_[kLambdas], std::vector<glm::vec4>(mesh_->tet_count() + kMaxGrabAnchors,
                                                       glm::vec4(0.0f)));  // + the grab's anchors
+    upload_identity_rotations();
+}
+
+void GpuSolver::upload_identity_rotations()
+{
+    // tet_step.glsl's packing of the quaternion (0, 0, 0, 1).
+    const glm::uvec2 identity(glm::packSnorm2x16(glm::vec2(0.0f, 0.0f)),
+                              glm::packSnorm2x16(glm::vec2(0.0f, 1.0f)));
+    upload(tet_rotations_, std::vector<glm::uvec2>(mesh_->tet_count(), identity));
 }
 
 bool GpuSolver::one_group_is_faster() const
@@ -328,6 +337,7 @@ void GpuSolver::set_state(const std::vector<glm::vec3>& positions,
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(p.size() * 16), p.data());
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffers_[kVelocities].get());
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(v.size() * 16), v.data());
+    upload_identity_rotations();
     upload_parameters(SimParams());
     rebuild_normals();
 }
@@ -386,6 +396,7 @@ void GpuSolver::upload_parameters(const SimParams& params)
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactSums, contact_sums_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactAnchors, contact_anchors_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactTetExits, contact_tet_exits_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kTetRotations, tet_rotations_.get());
 }
 
 bool GpuSolver::body_contact_on(const SimParams& params) const
@@ -467,7 +478,8 @@ size_t GpuSolver::buffer_bytes() const
     for (const GlBuffer* buffer :
          {&parameters_, &pick_result_, &color_tets_, &color_offsets_, &contact_vertices_,
           &contact_hash_, &surface_vertices_, &contact_candidates_, &contact_sums_,
-          &contact_anchors_, &contact_tet_exits_, &residual_result_, &grab_anchors_}) {
+          &contact_anchors_, &contact_tet_exits_, &tet_rotations_, &residual_result_,
+          &grab_anchors_}) {
         add(*buffer);
     }
     glBindBuffer(GL_COPY_READ_BUFFER, 0);

@@ -97,6 +97,7 @@ private:
         kContactSums,
         kContactAnchors,
         kContactTetExits,
+        kTetRotations,  // the tet passes' (shaders/tet_step.glsl)
         // solve_grab.comp's anchors, at the pick result's point (free while stepping).
         kGrabAnchors = kPickResult,
     };
@@ -150,6 +151,7 @@ public:
 
 private:
     void upload_body_at_rest();
+    void upload_identity_rotations();  // every tet's (tm_tet_rotation's start)
     // Per body material: inverse masses and the tets' compliances, when it changed.
     void refresh_materials(const SimParams& params);
     bool one_group_is_faster() const;
@@ -195,6 +197,7 @@ private:
     GlBuffer contact_sums_;
     GlBuffer contact_anchors_;
     GlBuffer contact_tet_exits_;
+    GlBuffer tet_rotations_;  // per tet, its last rotation, packed (tet_step.glsl)
     // Where the tets' table starts in contact_hash_, and how many tets it
     // lists (0 when the layout does not hash them).
     uint32_t tet_table_base_ = 0;

@@ -27,6 +27,7 @@ struct TetBlockArrays {
     const float* inverse_mass[4];
     float* lambda_shape;
     float* lambda_volume;
+    float* rotation[4];  // the tet's last rotation, quaternion x y z w
     const float* start[12];  // corner a's start position, coordinate k: [3 * a + k]
 };
 

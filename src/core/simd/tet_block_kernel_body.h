@@ -64,6 +64,8 @@ constexpr float kQrEpsilon = 1.0e-15f;
 constexpr int kJacobiSweeps = 5;
 constexpr float kArapSkip = 1.0e-6f;
 constexpr float kDenominatorFloor = 1.0e-20f;
+constexpr float kPolarNewtonMaxStep = 1.0e-2f;
+constexpr float kPolarDefiniteFloor = 1.0e-4f;
 
 // tm_rotation_from_half_angle. (Normalizing (ch, sh) with the hardware
 // 1/sqrt estimate and a Newton step instead was as fast, but its rounding
@@ -201,6 +203,108 @@ inline void signed_svd(const m3& F, m3& U, v3& sigma, m3& V)
     sigma = {R.c[0].x, R.c[1].y, R.c[2].z};
 }
 
+// tm_rotation_of_quaternion; q = x, y, z, w.
+inline m3 rotation_of_quaternion(const vf* q)
+{
+    const vf x = q[0];
+    const vf y = q[1];
+    const vf z = q[2];
+    const vf w = q[3];
+    const vf x2 = x + x;
+    const vf y2 = y + y;
+    const vf z2 = z + z;
+    const vf xx = x * x2;
+    const vf yy = y * y2;
+    const vf zz = z * z2;
+    const vf xy = x * y2;
+    const vf xz = x * z2;
+    const vf yz = y * z2;
+    const vf wx = w * x2;
+    const vf wy = w * y2;
+    const vf wz = w * z2;
+    const vf one = splat(1.0f);
+    return {{{one - yy - zz, xy + wz, xz - wy},
+             {xy - wz, one - xx - zz, yz + wx},
+             {xz + wy, yz - wx, one - xx - yy}}};
+}
+
+// tm_quaternion_of_rotation, its four cases as selects.
+inline void quaternion_of_rotation(const m3& R, vf* q)
+{
+    const vf r00 = R.c[0].x;
+    const vf r11 = R.c[1].y;
+    const vf r22 = R.c[2].z;
+    const vf trace = r00 + r11 + r22;
+    const vmask x_largest = (r00 > trace) & (r00 >= r11) & (r00 >= r22);
+    const vmask y_largest = (r11 > trace) & (r11 > r00) & (r11 >= r22);
+    const vmask z_largest = (r22 > trace) & (r22 > r00) & (r22 > r11);
+    const vf largest =
+        select(x_largest, r00, select(y_largest, r11, select(z_largest, r22, trace)));
+    const vf big = 0.5f * tb_sqrt(tb_max(1.0f + 2.0f * largest - trace, splat(1.0e-30f)));
+    const vf quarter_inv = 0.25f / big;
+    // Entry r_ij is row i, column j: R.c[j] component i.
+    const vf diff_zy = (R.c[1].z - R.c[2].y) * quarter_inv;  // r21 - r12
+    const vf diff_xz = (R.c[2].x - R.c[0].z) * quarter_inv;  // r02 - r20
+    const vf diff_yx = (R.c[0].y - R.c[1].x) * quarter_inv;  // r10 - r01
+    const vf sum_xy = (R.c[1].x + R.c[0].y) * quarter_inv;
+    const vf sum_xz = (R.c[2].x + R.c[0].z) * quarter_inv;
+    const vf sum_yz = (R.c[2].y + R.c[1].z) * quarter_inv;
+    q[0] = select(x_largest, big, select(y_largest, sum_xy, select(z_largest, sum_xz, diff_zy)));
+    q[1] = select(x_largest, sum_xy, select(y_largest, big, select(z_largest, sum_yz, diff_xz)));
+    q[2] = select(x_largest, sum_xz, select(y_largest, sum_yz, select(z_largest, big, diff_yx)));
+    q[3] = select(x_largest, diff_zy, select(y_largest, diff_xz, select(z_largest, diff_yx, big)));
+}
+
+// tm_polar_newton_step.
+inline vmask polar_newton_step(const m3& F, vf* q)
+{
+    const m3 R = rotation_of_quaternion(q);
+    // S = R^T F, entry s_ij = row i, column j.
+    const vf s00 = dot(R.c[0], F.c[0]);
+    const vf s01 = dot(R.c[0], F.c[1]);
+    const vf s02 = dot(R.c[0], F.c[2]);
+    const vf s10 = dot(R.c[1], F.c[0]);
+    const vf s11 = dot(R.c[1], F.c[1]);
+    const vf s12 = dot(R.c[1], F.c[2]);
+    const vf s20 = dot(R.c[2], F.c[0]);
+    const vf s21 = dot(R.c[2], F.c[1]);
+    const vf s22 = dot(R.c[2], F.c[2]);
+    const v3 gradient = {s21 - s12, s02 - s20, s10 - s01};
+    // H = tr(S) I - sym(S), and its adjugate.
+    const vf h00 = s11 + s22;
+    const vf h11 = s00 + s22;
+    const vf h22 = s00 + s11;
+    const vf h01 = -0.5f * (s01 + s10);
+    const vf h02 = -0.5f * (s02 + s20);
+    const vf h12 = -0.5f * (s12 + s21);
+    const vf a00 = h11 * h22 - h12 * h12;
+    const vf a11 = h00 * h22 - h02 * h02;
+    const vf a22 = h00 * h11 - h01 * h01;
+    const vf a01 = h02 * h12 - h01 * h22;
+    const vf a02 = h01 * h12 - h02 * h11;
+    const vf a12 = h01 * h02 - h00 * h12;
+    const vf determinant = h00 * a00 + h01 * a01 + h02 * a02;
+    const vf trace = h00 + h11 + h22;
+    const vmask definite = (h00 > 0.0f) & (a22 > 0.0f) &
+                           (determinant > kPolarDefiniteFloor * trace * trace * trace);
+    const vf half_inv_det = 0.5f * (1.0f / determinant);
+    const v3 half_step = v3{a00 * gradient.x + a01 * gradient.y + a02 * gradient.z,
+                            a01 * gradient.x + a11 * gradient.y + a12 * gradient.z,
+                            a02 * gradient.x + a12 * gradient.y + a22 * gradient.z} *
+                         half_inv_det;
+    const vmask short_step =
+        dot(half_step, half_step) < 0.25f * kPolarNewtonMaxStep * kPolarNewtonMaxStep;
+    const v3 qv = {q[0], q[1], q[2]};
+    const vf w = q[3] - dot(qv, half_step);
+    const v3 v = q[3] * half_step + qv + cross(qv, half_step);
+    const vf inv_norm = 1.0f / tb_sqrt(w * w + dot(v, v));
+    q[0] = v.x * inv_norm;
+    q[1] = v.y * inv_norm;
+    q[2] = v.z * inv_norm;
+    q[3] = w * inv_norm;
+    return definite & short_step;
+}
+
 // tm_xpbd_dlambda with omega = 1, for the lanes in `active`.
 inline vf xpbd_dlambda(vmask active, vf C, v3 g0, v3 g1, v3 g2, v3 g3, const vf* w,
                        vf alpha_tilde, vf& lambda)
@@ -291,18 +395,35 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
     // alpha~ = (1 / (2 mu V0)) / h^2, as tm_solve_tet's callers compute it.
     const vf alpha_shape = tb_load(blocks.shape_compliance + slot) * step.inv_h2;
 
-    // Shape.
+    // Shape (tm_tet_rotation): a block takes the signed SVD only when one
+    // of its lanes needs it.
     const m3 Ds = {{x[1] - x[0], x[2] - x[0], x[3] - x[0]}};
     const m3 F = mul(Ds, Bm);
-    m3 U, V;
-    v3 sigma;
-    signed_svd(F, U, sigma, V);
-    const v3 stretch = sigma - v3{splat(1.0f), splat(1.0f), splat(1.0f)};
-    const vf C = tb_sqrt(dot(stretch, stretch));
+    vf q[4];
+    for (int i = 0; i < 4; ++i) q[i] = tb_load(blocks.rotation[i] + slot);
+    const vmask found = polar_newton_step(F, q);
+    m3 R = rotation_of_quaternion(q);
+    const vmask moves = (w[0] + w[1] + w[2] + w[3]) > 0.0f;  // padding does not
+    const vmask needs_svd = moves & ~found;
+    if (any_lane(needs_svd)) {
+        m3 U, V;
+        v3 sigma;
+        signed_svd(F, U, sigma, V);
+        const m3 R_svd = mul_transposed(U, V);
+        vf q_svd[4];
+        quaternion_of_rotation(R_svd, q_svd);
+        for (int column = 0; column < 3; ++column) {
+            R.c[column] = select(needs_svd, R_svd.c[column], R.c[column]);
+        }
+        for (int i = 0; i < 4; ++i) q[i] = select(needs_svd, q_svd[i], q[i]);
+    }
+    for (int i = 0; i < 4; ++i) tb_store(blocks.rotation[i] + slot, q[i]);
+    const m3 FminusR = {{F.c[0] - R.c[0], F.c[1] - R.c[1], F.c[2] - R.c[2]}};
+    // |F - R| = |Sigma - I| (F - R = U (Sigma - I) V^T).
+    const vf C = tb_sqrt(dot(FminusR.c[0], FminusR.c[0]) + dot(FminusR.c[1], FminusR.c[1]) +
+                         dot(FminusR.c[2], FminusR.c[2]));
     vf residual = tb_abs(C + alpha_shape * lambda_shape);
     const vmask active = C > kArapSkip;
-    const m3 R = mul_transposed(U, V);
-    const m3 FminusR = {{F.c[0] - R.c[0], F.c[1] - R.c[1], F.c[2] - R.c[2]}};
     const m3 G = mul_transposed(FminusR, Bm);
     const vf inv_C = 1.0f / C;
     const v3 g1 = G.c[0] * inv_C;

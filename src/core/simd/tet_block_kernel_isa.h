@@ -21,6 +21,13 @@ using vi = ni;
 using vmask = nmask;
 inline vf select(vmask m, vf a, vf b) { return m ? a : b; }
 inline float lane(vf x, int i) { return x[i]; }
+inline bool any_lane(vmask m)
+{
+    for (int i = 0; i < kLanes; ++i) {
+        if (m[i] != 0) return true;
+    }
+    return false;
+}
 inline vf tb_sqrt(vf x) { return native_sqrt(x); }
 // Loads and stores through memcpy, the aliasing-safe way (one vector move).
 inline vf tb_load(const float* p)
@@ -78,6 +85,8 @@ inline vmask operator<(vf x, float s) { return {x.a < s, x.b < s}; }
 inline vmask operator>(vf x, float s) { return {x.a > s, x.b > s}; }
 inline vmask operator>=(vf x, float s) { return {x.a >= s, x.b >= s}; }
 inline vmask operator&(vmask x, vmask y) { return {x.a & y.a, x.b & y.b}; }
+inline vmask operator~(vmask x) { return {~x.a, ~x.b}; }
+inline bool any_lane(vmask m) { return single::any_lane(m.a) || single::any_lane(m.b); }
 inline vi operator*(vi x, int s) { return {x.a * s, x.b * s}; }
 inline vf select(vmask m, vf x, vf y) { return {m.a ? x.a : y.a, m.b ? x.b : y.b}; }
 inline float lane(vf x, int i) { return i < kNativeLanes ? x.a[i] : x.b[i - kNativeLanes]; }

@@ -1,5 +1,6 @@
 #include "core/simd/tet_blocks.h"
 
+#include <algorithm>
 #include <cassert>
 
 TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint32_t>& tet_share,
@@ -45,6 +46,10 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
     for (auto& w : blocks.inverse_mass) w = AlignedArray<float>(slots);
     blocks.lambda_shape = AlignedArray<float>(slots);
     blocks.lambda_volume = AlignedArray<float>(slots);
+    for (int i = 0; i < 4; ++i) {
+        blocks.rotation[i] = AlignedArray<float>(slots);
+        std::fill_n(blocks.rotation[i].data(), slots, i == 3 ? 1.0f : 0.0f);  // identity
+    }
     for (AlignedArray<float>& coordinate : blocks.start) {
         coordinate = AlignedArray<float>(slots);
     }
@@ -139,6 +144,7 @@ TetBlockArrays block_arrays(TetBlocks& blocks)
     arrays.volume_compliance = blocks.volume_compliance.data();
     arrays.lambda_shape = blocks.lambda_shape.data();
     arrays.lambda_volume = blocks.lambda_volume.data();
+    for (int i = 0; i < 4; ++i) arrays.rotation[i] = blocks.rotation[i].data();
     for (int i = 0; i < 12; ++i) {
         arrays.start[i] = blocks.start[i].data();
     }

@@ -43,6 +43,9 @@ struct TetBlocks {
     AlignedArray<float> inverse_mass[4];  // per corner; 0 for pinned and padding
     AlignedArray<float> lambda_shape;     // XPBD multipliers, reset every substep
     AlignedArray<float> lambda_volume;
+    // Each tet's rotation from its last step, a unit quaternion (x, y, z, w)
+    // where the next step's starts (tm_tet_rotation; identity at first).
+    AlignedArray<float> rotation[4];
     // Where each corner began the substep, coordinate k of corner a in
     // [3 * a + k], copied in once per substep (copy_block_starts): the
     // angular momentum step reads them every iteration, and plain loads
