@@ -245,6 +245,9 @@ const float TM_POLAR_NEWTON_MAX_STEP = 1.0e-2f;
 // relative to its trace cubed.
 const float TM_POLAR_DEFINITE_FLOOR = 1.0e-4f;
 
+// Every tet's rotation before its first step, quaternion (x, y, z, w).
+const vec4 TM_IDENTITY_ROTATION = vec4(0.0f, 0.0f, 0.0f, 1.0f);
+
 // The rotation matrix of the unit quaternion q = (x, y, z, w).
 TM_FN mat3 tm_rotation_of_quaternion(vec4 q)
 {

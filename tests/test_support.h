@@ -35,7 +35,7 @@ inline RandomTetStep step_random_tet(std::mt19937& rng, float omega)
     step.w = 1.0f / step.m;
     float lambda_arap = 0.0f;
     float lambda_volume = 0.0f;
-    glm::vec4 rotation(0.0f, 0.0f, 0.0f, 1.0f);  // a first step: the SVD's rotation
+    glm::vec4 rotation = tet_math::TM_IDENTITY_ROTATION;  // a first step: the SVD's rotation
     float residual = 0.0f;
     tet_math::tm_solve_tet(step.x[0], step.x[1], step.x[2], step.x[3], step.w, glm::mat3(1.0f),
                            1.0f / 6.0f, 1e-3f, 1e-3f, true, omega, lambda_arap, lambda_volume,

@@ -102,11 +102,9 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
         for (size_t slot = 0; slot < slots; ++slot) {
             const uint32_t t = before.tet[slot];
             if (t == TetBlocks::kPaddingTet) continue;
+            const glm::uvec4 tet = mesh->tets[t];
             glm::vec3 x[4];
-            for (int a = 0; a < 4; ++a) {
-                const glm::uvec4 tet = mesh->tets[t];
-                x[a] = input.predicted[tet[a]] + input.corrections[tet[a]];
-            }
+            for (int a = 0; a < 4; ++a) x[a] = input.predicted[tet[a]] + input.corrections[tet[a]];
             glm::mat3 U, V;
             glm::vec3 sigma;
             tet_math::tm_signed_svd(
@@ -115,7 +113,7 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
             glm::vec4 q = tet_math::tm_quaternion_of_rotation(U * glm::transpose(V));
             const float turn = slot % 3 == 0 ? 2.0e-3f : 0.3f;
             q = glm::normalize(q + glm::vec4(0.6f, -0.48f, 0.64f, 0.0f) * (0.5f * turn));
-            if (slot % 3 == 2) q = glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
+            if (slot % 3 == 2) q = tet_math::TM_IDENTITY_ROTATION;
             for (int i = 0; i < 4; ++i) {
                 before.rotation[i][slot] = q[i];
                 blocks.rotation[i][slot] = q[i];

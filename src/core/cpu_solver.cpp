@@ -88,11 +88,8 @@ void CpuSolver::set_state(const std::vector<glm::vec3>& positions,
 
 void CpuSolver::forget_rotations()
 {
-    std::fill(rotations_.begin(), rotations_.end(), glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
-    const size_t slots = blocks_.block_count * blocks_.lanes;
-    for (int i = 0; i < 4; ++i) {
-        std::fill_n(blocks_.rotation[i].data(), slots, i == 3 ? 1.0f : 0.0f);  // x y z w
-    }
+    std::fill(rotations_.begin(), rotations_.end(), tet_math::TM_IDENTITY_ROTATION);
+    set_block_rotations_to_identity(blocks_);
 }
 
 void CpuSolver::set_tet_kernel(const TetBlockKernelInfo& kernel)
@@ -265,7 +262,7 @@ void CpuSolver::size_jacobi_arrays()
     if (deltas_.size() != nt * 4) {
         lambda_arap_.assign(nt, 0.0f);
         lambda_volume_.assign(nt, 0.0f);
-        rotations_.assign(nt, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));  // identity
+        rotations_.assign(nt, tet_math::TM_IDENTITY_ROTATION);
         deltas_.assign(nt * 4, glm::vec3(0.0f));
     }
 }

@@ -5,6 +5,7 @@
 #include "core/body_materials.h"
 #include "core/material.h"
 #include "core/substep_math.h"
+#include "core/tet_math.h"
 
 #include <cassert>
 #include <chrono>
@@ -285,9 +286,10 @@ void GpuSolver::upload_body_at_rest()
 
 void GpuSolver::upload_identity_rotations()
 {
-    // tet_step.glsl's packing of the quaternion (0, 0, 0, 1).
-    const glm::uvec2 identity(glm::packSnorm2x16(glm::vec2(0.0f, 0.0f)),
-                              glm::packSnorm2x16(glm::vec2(0.0f, 1.0f)));
+    // Packed as tet_step.glsl packs it.
+    const glm::vec4 q = tet_math::TM_IDENTITY_ROTATION;
+    const glm::uvec2 identity(glm::packSnorm2x16(glm::vec2(q.x, q.y)),
+                              glm::packSnorm2x16(glm::vec2(q.z, q.w)));
     upload(tet_rotations_, std::vector<glm::uvec2>(mesh_->tet_count(), identity));
 }
 

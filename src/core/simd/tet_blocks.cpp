@@ -1,5 +1,7 @@
 #include "core/simd/tet_blocks.h"
 
+#include "core/tet_math.h"
+
 #include <algorithm>
 #include <cassert>
 
@@ -46,10 +48,8 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
     for (auto& w : blocks.inverse_mass) w = AlignedArray<float>(slots);
     blocks.lambda_shape = AlignedArray<float>(slots);
     blocks.lambda_volume = AlignedArray<float>(slots);
-    for (int i = 0; i < 4; ++i) {
-        blocks.rotation[i] = AlignedArray<float>(slots);
-        std::fill_n(blocks.rotation[i].data(), slots, i == 3 ? 1.0f : 0.0f);  // identity
-    }
+    for (AlignedArray<float>& entry : blocks.rotation) entry = AlignedArray<float>(slots);
+    set_block_rotations_to_identity(blocks);
     for (AlignedArray<float>& coordinate : blocks.start) {
         coordinate = AlignedArray<float>(slots);
     }
@@ -124,6 +124,14 @@ void copy_block_starts(TetBlocks& blocks, const float* start_positions, size_t f
                 blocks.start[3 * a + k][slot] = start[k];
             }
         }
+    }
+}
+
+void set_block_rotations_to_identity(TetBlocks& blocks)
+{
+    const size_t slots = blocks.block_count * static_cast<size_t>(blocks.lanes);
+    for (int i = 0; i < 4; ++i) {
+        std::fill_n(blocks.rotation[i].data(), slots, tet_math::TM_IDENTITY_ROTATION[i]);
     }
 }
 

@@ -66,6 +66,9 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes,
 void copy_block_starts(TetBlocks& blocks, const float* start_positions, size_t first_block,
                        size_t end_block);
 
+// Every tet's rotation back to the identity (where its next step starts).
+void set_block_rotations_to_identity(TetBlocks& blocks);
+
 // The pointers the kernels take; valid until `blocks` changes.
 TetBlockArrays block_arrays(TetBlocks& blocks);
 
