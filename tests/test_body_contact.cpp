@@ -298,6 +298,45 @@ TEST(BodyContact, BeamEndPressedDeepIntoItsMiddleStaysOutOfIt)
     EXPECT_LE(with.end_depth_m, 3e-3) << "the free end stays out of its own body";
 }
 
+TEST(BodyContact, DeepVerticesAreExactlyThoseInsideAnotherBodysTets)
+{
+    // Three cubes overlapping each other and one far from them: the search
+    // lists only the tets near another body, and must still find every
+    // surface vertex that lies in another body's tet, as a look at every
+    // tet does.
+    WorldDesc desc;
+    desc.name = "overlapping cubes";
+    desc.gravity_m_s2 = glm::vec3(0.0f);
+    desc.ground = false;
+    desc.bodies.push_back(lattice_cube(0.3f, 3, {0.0f, 1.0f, 0.0f}));
+    desc.bodies.push_back(lattice_cube(0.3f, 3, {0.2f, 1.05f, 0.03f}));
+    desc.bodies.push_back(lattice_cube(0.3f, 3, {0.1f, 1.2f, 0.15f}));
+    desc.bodies.push_back(lattice_cube(0.3f, 3, {3.0f, 1.0f, 0.0f}));
+    const std::shared_ptr<const World> world = assembled(desc);
+    ASSERT_TRUE(world);
+    const TetMesh& mesh = *world->mesh;
+    const std::vector<glm::vec3>& x = mesh.rest_positions;
+    BodyContacts contacts;
+    contacts.load(*world);
+    WorkerTeam one(1);
+    contacts.find(x, one);
+    size_t inside = 0;
+    for (const uint32_t v : contacts.layout().surface_vertices) {
+        for (size_t t = 0; t < mesh.tets.size(); ++t) {
+            const glm::uvec4& tet = mesh.tets[t];
+            if (world->tet_body[t] != world->vertex_body[v] &&
+                contact_math::cm_inside_tet(x[v], x[tet.x], x[tet.y], x[tet.z], x[tet.w])) {
+                ++inside;
+                break;
+            }
+        }
+    }
+    std::printf("%zu surface vertices inside another body's tets; the search found %zu\n",
+                inside, contacts.deep_vertex_count());
+    EXPECT_GT(inside, 20u);
+    EXPECT_EQ(contacts.deep_vertex_count(), inside);
+}
+
 TEST(BodyContact, CubeWhollyInsideABlockIsPushedOutThroughTheNearestFace)
 {
     // No surface of the block lies within the search radius of the small

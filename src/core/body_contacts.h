@@ -120,6 +120,11 @@ private:
     // The hashes, then every surface vertex's near list and deep pair.
     void search(const std::vector<glm::vec3>& positions, WorkerTeam& team);
     void hash_tets(const std::vector<glm::vec3>& positions, WorkerTeam& team);
+    // Every body's box (over all its vertices) and, per body, the others
+    // whose boxes meet it.
+    void find_body_neighbours(const std::vector<glm::vec3>& positions);
+    // Whether the box lo..hi meets the box of a body that meets `body`'s.
+    bool overlaps_neighbour_body(uint32_t body, const glm::vec3& lo, const glm::vec3& hi) const;
     void search_for_vertex(size_t s, const std::vector<glm::vec3>& positions, float inv_cell);
     // The exit triangle of a tet of another body that holds surface vertex
     // s, the least such over the tets (whatever order the hash lists them
@@ -134,6 +139,9 @@ private:
     std::vector<glm::vec3> triangle_boxes_;  // per triangle, lo and hi grown by the list radius
     CellTable tet_table_;                    // when the layout hashes tets
     std::vector<glm::vec3> tet_boxes_;       // per tet, lo and hi
+    std::vector<glm::vec3> body_boxes_;      // per body, lo and hi, when the layout hashes tets
+    std::vector<uint32_t> body_neighbour_offsets_;  // per body, into body_neighbours_; + 1
+    std::vector<uint32_t> body_neighbours_;  // the bodies whose boxes meet each body's
     std::vector<uint32_t> near_;            // per surface vertex, kNearTrianglesPerVertex
     std::vector<uint32_t> deep_;            // per surface vertex, its exit triangle or kNoContact
     std::vector<glm::vec3> anchors_;        // per surface vertex, where its list was searched
