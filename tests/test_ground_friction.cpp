@@ -52,7 +52,7 @@ TEST(GroundFriction, BoxAboveTheStaticAngleSlidesWithTheKineticAcceleration)
         kGravity * (std::sin(theta) - params.dynamic_friction * std::cos(theta));
     CpuSolver solver;
     solver.load(world);
-    // From 0.25 s (the landing's ringing gone) to 1.25 s, by the centroid's
+    // From 0.25 s (the settling onto the ground over) to 1.25 s, by the centroid's
     // travel: x(t) = x0 + v0 t + a t^2 / 2 over three equally spaced times.
     run_frames(solver, params, 15);
     const float x0 = centroid_x(*world, solver);
