@@ -131,7 +131,7 @@ void BodyContacts::load(const World& world)
     tet_table_.resize(layout_.tet_table_size, hashed_tets * kMaxCellsPerTet);
     tet_boxes_.assign(2 * hashed_tets, glm::vec3(0.0f));
     const size_t bodies = layout_.tets_hashed() ? world.body_count() : 0;
-    body_boxes_.assign(2 * bodies, glm::vec3(0.0f));
+    body_boxes_.assign(bodies, Bounds{});
     body_neighbour_offsets_.assign(bodies + 1, 0u);
     body_neighbours_.assign(bodies * bodies, 0u);
     near_.assign(surface * kNearTrianglesPerVertex, kNoContact);
@@ -245,33 +245,23 @@ void BodyContacts::search(const std::vector<glm::vec3>& positions, WorkerTeam& t
                         : *std::min_element(allowed_moves_.begin(), allowed_moves_.end());
 }
 
-static bool boxes_overlap(const glm::vec3& lo_a, const glm::vec3& hi_a, const glm::vec3& lo_b,
-                          const glm::vec3& hi_b)
-{
-    return lo_a.x <= hi_b.x && lo_b.x <= hi_a.x && lo_a.y <= hi_b.y && lo_b.y <= hi_a.y &&
-           lo_a.z <= hi_b.z && lo_b.z <= hi_a.z;
-}
-
 void BodyContacts::find_body_neighbours(const std::vector<glm::vec3>& positions)
 {
     const size_t bodies = world_->body_count();
     for (size_t b = 0; b < bodies; ++b) {
         const WorldBody& body = world_->bodies[b];
-        glm::vec3 lo(INFINITY);
-        glm::vec3 hi(-INFINITY);
+        Bounds box{glm::vec3(INFINITY), glm::vec3(-INFINITY)};
         for (uint32_t v = body.first_vertex; v < body.first_vertex + body.vertex_count; ++v) {
-            lo = glm::min(lo, positions[v]);
-            hi = glm::max(hi, positions[v]);
+            box.lo = glm::min(box.lo, positions[v]);
+            box.hi = glm::max(box.hi, positions[v]);
         }
-        body_boxes_[2 * b] = lo;
-        body_boxes_[2 * b + 1] = hi;
+        body_boxes_[b] = box;
     }
     uint32_t count = 0;
     for (size_t b = 0; b < bodies; ++b) {
         body_neighbour_offsets_[b] = count;
         for (size_t c = 0; c < bodies; ++c) {
-            if (c != b && boxes_overlap(body_boxes_[2 * b], body_boxes_[2 * b + 1],
-                                        body_boxes_[2 * c], body_boxes_[2 * c + 1])) {
+            if (c != b && body_boxes_[b].overlaps(body_boxes_[c])) {
                 body_neighbours_[count++] = static_cast<uint32_t>(c);
             }
         }
@@ -279,12 +269,10 @@ void BodyContacts::find_body_neighbours(const std::vector<glm::vec3>& positions)
     body_neighbour_offsets_[bodies] = count;
 }
 
-bool BodyContacts::overlaps_neighbour_body(uint32_t body, const glm::vec3& lo,
-                                           const glm::vec3& hi) const
+bool BodyContacts::overlaps_neighbour_body(uint32_t body, const Bounds& box) const
 {
     for (uint32_t i = body_neighbour_offsets_[body]; i < body_neighbour_offsets_[body + 1]; ++i) {
-        const uint32_t c = body_neighbours_[i];
-        if (boxes_overlap(lo, hi, body_boxes_[2 * c], body_boxes_[2 * c + 1])) {
+        if (box.overlaps(body_boxes_[body_neighbours_[i]])) {
             return true;
         }
     }
@@ -306,10 +294,9 @@ void BodyContacts::hash_tets(const std::vector<glm::vec3>& positions, WorkerTeam
     // 5). The compute shaders list every tet.
     const float inv_cell = 1.0f / layout_.tet_cell_size_m;
     tet_table_.build(static_cast<uint32_t>(tets.size()), team, [&](uint32_t t, auto visit) {
-        const glm::vec3& lo = tet_boxes_[2 * t];
-        const glm::vec3& hi = tet_boxes_[2 * t + 1];
-        if (overlaps_neighbour_body(world_->tet_body[t], lo, hi)) {
-            for_each_box_bucket(lo, hi, inv_cell, layout_.tet_table_size, visit);
+        const Bounds box{tet_boxes_[2 * t], tet_boxes_[2 * t + 1]};
+        if (overlaps_neighbour_body(world_->tet_body[t], box)) {
+            for_each_box_bucket(box.lo, box.hi, inv_cell, layout_.tet_table_size, visit);
         }
     });
 }
@@ -320,7 +307,7 @@ uint32_t BodyContacts::deep_triangle_for_vertex(size_t s,
     const uint32_t v = layout_.surface_vertices[s];
     const glm::vec3 x = positions[v];
     const uint32_t body = world_->vertex_body[v];
-    if (!overlaps_neighbour_body(body, x, x)) {
+    if (!overlaps_neighbour_body(body, Bounds{x, x})) {
         return kNoContact;  // in no other body's box, so in none of its tets
     }
     const uint32_t h = cm::cm_cell_hash(cm::cm_cell_of(x, 1.0f / layout_.tet_cell_size_m),

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "core/cell_table.h"
+#include "core/surface_mesh.h"
 #include "core/worker_team.h"
 #include "core/world.h"
 
@@ -123,8 +124,8 @@ private:
     // Every body's box (over all its vertices) and, per body, the others
     // whose boxes meet it.
     void find_body_neighbours(const std::vector<glm::vec3>& positions);
-    // Whether the box lo..hi meets the box of a body that meets `body`'s.
-    bool overlaps_neighbour_body(uint32_t body, const glm::vec3& lo, const glm::vec3& hi) const;
+    // Whether `box` meets the box of a body whose box meets `body`'s.
+    bool overlaps_neighbour_body(uint32_t body, const Bounds& box) const;
     void search_for_vertex(size_t s, const std::vector<glm::vec3>& positions, float inv_cell);
     // The exit triangle of a tet of another body that holds surface vertex
     // s, the least such over the tets (whatever order the hash lists them
@@ -139,7 +140,7 @@ private:
     std::vector<glm::vec3> triangle_boxes_;  // per triangle, lo and hi grown by the list radius
     CellTable tet_table_;                    // when the layout hashes tets
     std::vector<glm::vec3> tet_boxes_;       // per tet, lo and hi
-    std::vector<glm::vec3> body_boxes_;      // per body, lo and hi, when the layout hashes tets
+    std::vector<Bounds> body_boxes_;         // per body, when the layout hashes tets
     std::vector<uint32_t> body_neighbour_offsets_;  // per body, into body_neighbours_; + 1
     std::vector<uint32_t> body_neighbours_;  // the bodies whose boxes meet each body's
     std::vector<uint32_t> near_;            // per surface vertex, kNearTrianglesPerVertex

@@ -6,12 +6,6 @@
 
 namespace {
 
-bool overlap(const Bounds& a, const Bounds& b)
-{
-    return !(a.hi.x < b.lo.x || a.lo.x > b.hi.x || a.hi.y < b.lo.y || a.lo.y > b.hi.y ||
-             a.hi.z < b.lo.z || a.lo.z > b.hi.z);
-}
-
 // Median splits halve the range: a uint32 count makes at most 33 levels.
 constexpr int kMaxDepth = 64;
 
@@ -104,7 +98,7 @@ std::optional<double> SegmentCrossings::first_hit(const glm::vec3& from, const g
     while (top > 0) {
         const uint32_t index = stack[--top];
         const Node& node = nodes_[index];
-        if (!overlap(node.box, segment)) {
+        if (!node.box.overlaps(segment)) {
             continue;
         }
         if (node.right != 0) {
@@ -113,7 +107,7 @@ std::optional<double> SegmentCrossings::first_hit(const glm::vec3& from, const g
             continue;
         }
         for (uint32_t i = node.begin; i < node.end; ++i) {
-            if (!overlap(boxes_[i], segment)) continue;
+            if (!boxes_[i].overlaps(segment)) continue;
             const glm::uvec3& tri = surface_.triangles[order_[i]];
             const std::optional<double> hit = segment_hits_triangle(
                 from, to, surface_.positions[tri.x], surface_.positions[tri.y],

@@ -39,6 +39,12 @@ struct Bounds {
     glm::vec3 lo{0.0f};
     glm::vec3 hi{0.0f};
     glm::vec3 size() const { return hi - lo; }
+    // Whether the two boxes share a point, boundary included.
+    bool overlaps(const Bounds& other) const
+    {
+        return !(hi.x < other.lo.x || lo.x > other.hi.x || hi.y < other.lo.y ||
+                 lo.y > other.hi.y || hi.z < other.lo.z || lo.z > other.hi.z);
+    }
 };
 
 // Axis-aligned bounds of the vertices that the triangles use.
