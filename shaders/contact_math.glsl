@@ -193,6 +193,15 @@ TM_FN float cm_point_triangle_distance(vec3 p, vec3 a, vec3 b, vec3 c)
     return length(p - (bary.x * a + bary.y * b + bary.z * c));
 }
 
+// A deep pair separates this many times faster than a pair within the
+// thickness. At the same speed (0.25 m/s) the heap's weight held vertices
+// inside the bodies under them: the pile ended its 10 s with a vertex of the
+// bunny 21.6 mm inside the soft torus, the exit pushed at 0.42 mm a substep
+// and the tets, averaged with the vertex's other contacts, took most of it
+// back every iteration. Four times (1 m/s) let every run of the pile measured
+// end within the thickness of the other bodies (docs/algorithm.md, 5).
+const float CM_DEEP_RECOVERY_SCALE = 4.0f;
+
 // One contact's step: vertex p against surface triangle abc (counter-
 // clockwise seen from outside), keeping p at least `thickness` in front of
 // it. In front, the constraint is the distance to the triangle's nearest
@@ -259,12 +268,13 @@ TM_FN bool cm_vertex_triangle_step(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, bool 
     // together (by a fold, a heap, the ground) would be kicked every substep.
     // A plain pair counts from where the iterations have got it to, up to
     // the thickness (counted from the start, the pile sank into itself). A
-    // deep pair counts from the start: with no thickness to stop at, from
-    // the iterations' position it would go max_recovery further every
-    // iteration and gain that speed every substep (a cube inside a block
-    // left it at 15 m/s).
+    // deep pair counts from the start, CM_DEEP_RECOVERY_SCALE times farther:
+    // with no thickness to stop at, from the iterations' position it would
+    // go that much further every iteration and gain that speed every
+    // substep (a cube inside a block left it at 15 m/s).
     float start = separation - dot(dx_p - (bary.x * dx_a + bary.y * dx_b + bary.z * dx_c), n);
-    float target = min(thickness, (deep ? start : max(start, separation)) + max_recovery);
+    float target = deep ? min(thickness, start + CM_DEEP_RECOVERY_SCALE * max_recovery)
+                        : min(thickness, max(start, separation) + max_recovery);
     float C = separation - target;
     if (C >= 0.0f) {
         return false;

@@ -68,8 +68,8 @@ TEST_F(GpuContactTest, CubeWhollyInsideABlockIsPushedOutAsOnTheCpu)
 {
     // Only the tets know the small cube is inside (BodyContact.
     // CubeWhollyInsideABlockIsPushedOutThroughTheNearestFace): after 0.5 s
-    // at the recovery speed both solvers have moved it the same way, still
-    // inside, and after 1 s it is out.
+    // at the deep pairs' recovery speed both solvers have pushed it out the
+    // same way, and after 1 s nothing is inside.
     const std::shared_ptr<const World> world = assembled(cube_inside_block());
     ASSERT_TRUE(world);
     const BothRuns half = run_both(world, 30);
