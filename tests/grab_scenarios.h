@@ -110,9 +110,10 @@ inline void drag_faster_than_a_hand(Solver& solver)
     SimParams params;
     params.youngs_modulus_pa = 100.0f;
     // The yank crushes the 100 Pa cube into a crumpled sheet a few
-    // millimetres thick, whose folds self-contact keeps pushing apart: it
-    // still moves at up to 2 m/s after 5 s with contact on (README, "Not
-    // done yet"). What this checks is the grab's speed limit, on one vertex:
+    // millimetres thick, whose folds self-contact keeps pushing apart: with
+    // contact on, dragged by the mouse's patch, a vertex still moves at
+    // about 1 m/s after 5 s (README, "Not done yet"). What this checks is
+    // the grab's speed limit, on one vertex:
     // a patch drags far more of so soft a cube out, and the crumpled sheet
     // it leaves reached 38 m/s a second after the release (README).
     params.body_contact = false;
