@@ -28,11 +28,15 @@ TEST_F(GpuGrab, DragFasterThanAHandIsFollowedAtTheTopSpeed)
     grab_scenarios::drag_faster_than_a_hand(*solver);
 }
 
-TEST_F(GpuGrab, PullingTheBunnyByItsTopLiftsIt)
+TEST_F(GpuGrab, PullingTheJellyBunnyByItsTopLiftsIt)
 {
+    // The CPU's test (tests/test_grab.cpp) also lifts a stiffer bunny and
+    // checks that the scenario tells a patch from a point. Here the softest
+    // lift alone, the one a patch is for: each lift is 3 s of the bunny, about
+    // two minutes on llvmpipe beside another test.
     auto solver = make_gpu_solver();
     ASSERT_TRUE(solver);
-    grab_scenarios::grab_lifts_the_bunny(*solver);
+    EXPECT_GE(grab_scenarios::bunny_lift(*solver, 2.0e4f, kDefaultGrabRadiusFraction), 0.2f);
 }
 
 TEST_F(GpuGrab, PinnedVertexStaysInPlace)
