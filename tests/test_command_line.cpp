@@ -74,6 +74,7 @@ TEST(CommandLine, RefusesBadFlagsNamingThem)
         {{"--threads", "0"}, "--threads"},      {{"--threads", "many"}, "--threads"},
         {{"--solver", "both"}, "--bench"},      {{"--json", "x.json"}, "--bench"},
         {{"--bench-meshes", "cube"}, "--bench"}, {{"--bench", "--frames", "0"}, "--frames"},
+        {{"--simd", "neon"}, "--simd"},         {{"--simd", ""}, "--simd"},
     };
     for (const auto& [args, flag] : bad) {
         Result<Options> r = parse_command_line(args);
@@ -101,6 +102,30 @@ TEST(CommandLine, ParsesTheBenchmarkFlags)
     ASSERT_TRUE(defaults.ok()) << defaults.error();
     EXPECT_EQ(defaults.value().bench_meshes, "all");
     EXPECT_GE(defaults.value().threads_or_default(), 1);
+}
+
+TEST(CommandLine, SimdNamesAKernelThisCpuRuns)
+{
+    // SSE2 is in every x86-64 CPU; the default is the widest kernel.
+    Result<Options> sse2 = parse_command_line({"--bench", "--simd", "sse2"});
+    ASSERT_TRUE(sse2.ok()) << sse2.error();
+    EXPECT_STREQ(sse2.value().tet_kernel_or_default().name, "sse2");
+    EXPECT_EQ(sse2.value().tet_kernel_or_default().lanes, 4);
+    Result<Options> defaults = parse_command_line({"--headless"});
+    ASSERT_TRUE(defaults.ok()) << defaults.error();
+    EXPECT_STREQ(defaults.value().tet_kernel_or_default().name,
+                 available_tet_block_kernels().front().name);
+
+    // A kernel this CPU cannot run is refused with the ones it can.
+    if (!tet_block_kernel_named("avx512")) {
+        Result<Options> r = parse_command_line({"--simd", "avx512"});
+        ASSERT_FALSE(r.ok());
+        EXPECT_NE(r.error().find("this CPU does not run it"), std::string::npos) << r.error();
+    }
+    Result<Options> unknown = parse_command_line({"--simd", "avx1024"});
+    ASSERT_FALSE(unknown.ok());
+    EXPECT_NE(unknown.error().find(available_tet_block_kernel_names()), std::string::npos)
+        << unknown.error();
 }
 
 TEST(SimParams, SanitizedClampsAbsurdValues)

@@ -266,6 +266,7 @@ int run_benchmark(const Options& options)
                          bench_mesh.name.c_str(), bench_mesh.settle_s);
             CpuSolver settler;
             settler.set_threads(options.threads_or_default());
+            settler.set_tet_kernel(options.tet_kernel_or_default());
             settler.load(world);
             for (float t = 0.0f; t < bench_mesh.settle_s; t += kFrameSeconds) {
                 settler.step_frame(base_params);
@@ -320,6 +321,7 @@ int run_benchmark(const Options& options)
             } else if (run_cpu) {
                 const size_t heap_before_solver = heap_bytes_in_use();
                 CpuSolver cpu_solver;
+                cpu_solver.set_tet_kernel(options.tet_kernel_or_default());
                 for (const int threads : cpu_thread_counts) {
                     cpu_solver.set_threads(threads);
                     start(cpu_solver);  // how many threads it uses depends on the mesh

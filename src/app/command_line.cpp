@@ -123,6 +123,10 @@ std::string usage_text()
         << cpu_thread_range().max
         << " (this machine's hardware\n"
            "                          threads, the default; results are identical for any N)\n"
+           "  --simd NAME             the CPU solver's SIMD kernel: "
+        << available_tet_block_kernel_names()
+        << " on this CPU\n"
+           "                          (default: the first; results are identical for any)\n"
            "  --youngs PA             Young's modulus in pascals, "
         << L::youngs_pa.min << "-" << L::youngs_pa.max
         << "\n"
@@ -191,7 +195,7 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
             "--solver", "--preset", "--frames", "--substeps", "--iterations", "--youngs",
             "--poisson", "--damping", "--stats", "--dump-positions", "--screenshot", "--size",
             "--drag", "--grab-stiffness", "--mesh", "--resolution", "--method", "--json",
-            "--bench-meshes", "--threads", "--scene", "--view"};
+            "--bench-meshes", "--threads", "--scene", "--view", "--simd"};
         bool takes_value = false;
         for (const char* known : kValueFlags) {
             takes_value = takes_value || flag == known;
@@ -288,6 +292,13 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
                            " hardware threads, more only wait on each other");
             }
             options.threads = *n;
+        } else if (flag == "--simd") {
+            if (!tet_block_kernel_named(value)) {
+                const bool known = value == "avx512" || value == "avx2" || value == "sse2";
+                return bad(std::string(known ? "this CPU does not run it" : "unknown kernel") +
+                           "; expected " + available_tet_block_kernel_names());
+            }
+            options.simd = value;
         } else if (flag == "--json") {
             options.json_path = value;
         } else if (flag == "--bench-meshes") {
@@ -375,6 +386,16 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
 int Options::threads_or_default() const
 {
     return threads.value_or(default_thread_count());
+}
+
+TetBlockKernelInfo Options::tet_kernel_or_default() const
+{
+    if (!simd.empty()) {
+        if (std::optional<TetBlockKernelInfo> named = tet_block_kernel_named(simd)) {
+            return *named;
+        }
+    }
+    return available_tet_block_kernels().front();
 }
 
 SimParams params_for_world(const Options& options, const World& world)

@@ -6,6 +6,7 @@
 #include "app/drag_script.h"
 #include "core/presets.h"
 #include "core/result.h"
+#include "core/simd/tet_block_kernel.h"
 #include "core/sim_params.h"
 #include "core/world.h"
 
@@ -35,6 +36,7 @@ struct Options {
     std::optional<float> damping_per_s;
     std::optional<SolverMethod> method;
     std::optional<int> threads;       // --threads: CPU solver threads (default: all)
+    std::string simd;                 // --simd: the CPU's tet kernel by name (default: widest)
     std::string stats_path;           // --stats FILE.json
     std::string dump_positions_path;  // --dump-positions FILE
     std::string screenshot_path;      // --screenshot FILE.png
@@ -48,6 +50,9 @@ struct Options {
     std::string solver_or_default() const { return solver.value_or(headless ? "cpu" : "gpu"); }
     int frames_or_default() const { return frames.value_or(300); }
     int threads_or_default() const;
+    // The CPU solver's tet kernel: the one --simd names (checked by the
+    // parser), else the widest this CPU runs.
+    TetBlockKernelInfo tet_kernel_or_default() const;
 };
 
 // Parses argv[1..]. A failure names the flag and what is wrong with it.

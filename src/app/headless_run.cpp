@@ -134,6 +134,7 @@ int run_headless(const Options& options)
     } else {
         auto cpu = std::make_unique<CpuSolver>();
         cpu->set_threads(options.threads_or_default());
+        cpu->set_tet_kernel(options.tet_kernel_or_default());
         solver = std::move(cpu);
     }
     solver->load(world.value());

@@ -22,6 +22,7 @@ Result<std::unique_ptr<Solver>> Scene::make_solver(SolverKind kind)
     if (kind == SolverKind::cpu) {
         auto cpu = std::make_unique<CpuSolver>();
         cpu->set_threads(cpu_threads_);
+        cpu->set_tet_kernel(cpu_kernel_);
         return R(std::move(cpu));
     }
     if (!compute_available_) {

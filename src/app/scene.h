@@ -7,6 +7,7 @@
 #include "app/background_steps.h"
 #include "core/worker_team.h"
 #include "core/presets.h"
+#include "core/simd/tet_block_kernel.h"
 #include "core/solver.h"
 #include "core/surface_mesh.h"
 #include "gpu/drawn_bodies.h"
@@ -137,6 +138,8 @@ public:
 
     // Threads of the CPU solver, from the next time one is made (--threads).
     void set_cpu_threads(int threads) { cpu_threads_ = threads; }
+    // The CPU solver's tet kernel, from the next time one is made (--simd).
+    void set_cpu_kernel(const TetBlockKernelInfo& kernel) { cpu_kernel_ = kernel; }
     // World bounds of the placed body at load, metres.
     glm::vec3 initial_min() const { return initial_min_; }
     glm::vec3 initial_max() const { return initial_max_; }
@@ -156,6 +159,7 @@ private:
     ShaderLibrary shaders_;
     bool compute_available_;
     int cpu_threads_ = default_thread_count();
+    TetBlockKernelInfo cpu_kernel_ = available_tet_block_kernels().front();
     std::optional<PresetId> preset_;
     std::optional<std::string> builtin_scene_;
     SolverKind kind_ = SolverKind::cpu;

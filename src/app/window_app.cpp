@@ -231,6 +231,7 @@ private:
 void WindowApp::start()
 {
     scene_.set_cpu_threads(options_.threads_or_default());
+    scene_.set_cpu_kernel(options_.tet_kernel_or_default());
     panel_.gl_description = gl_context_description();
     choose_defaults_for_the_renderer();
     panel_.params = params_from_options(options_);

@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 // TetBlocks (tet_blocks.h) as the kernels see them: plain pointers. The
@@ -52,6 +54,12 @@ struct TetBlockKernelInfo {
 
 // The kernels this CPU can run, widest first (SSE2 always).
 std::vector<TetBlockKernelInfo> available_tet_block_kernels();
+
+// The kernel of that name ("avx512", "avx2", "sse2") if this CPU runs it.
+std::optional<TetBlockKernelInfo> tet_block_kernel_named(const std::string& name);
+
+// The names of available_tet_block_kernels(), "avx512, avx2 or sse2".
+std::string available_tet_block_kernel_names();
 
 // The kernels, one per instruction set; call only those the CPU supports.
 void solve_tet_blocks_avx512(const TetBlockArrays&, const TetBlockStep&, size_t, size_t, double*);

@@ -43,3 +43,26 @@ std::vector<TetBlockKernelInfo> available_tet_block_kernels()
     kernels.push_back({"sse2", 4, solve_tet_blocks_sse2});
     return kernels;
 }
+
+std::optional<TetBlockKernelInfo> tet_block_kernel_named(const std::string& name)
+{
+    for (const TetBlockKernelInfo& kernel : available_tet_block_kernels()) {
+        if (name == kernel.name) {
+            return kernel;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string available_tet_block_kernel_names()
+{
+    const std::vector<TetBlockKernelInfo> kernels = available_tet_block_kernels();
+    std::string names;
+    for (size_t i = 0; i < kernels.size(); ++i) {
+        if (i > 0) {
+            names += i + 1 == kernels.size() ? " or " : ", ";
+        }
+        names += kernels[i].name;
+    }
+    return names;
+}
