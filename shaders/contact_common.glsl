@@ -28,16 +28,18 @@ layout(std430, binding = 22) buffer ContactCandidates { uint contact_candidates[
 layout(std430, binding = 23) buffer ContactSums { int contact_sums[]; };
 // The near lists' state, as the float bits of non-negative floats (which
 // order as unsigned integers): the largest move of a surface vertex since
-// the lists were searched (contact_moved.comp); the move the last search
-// allows (cm_near_list_allowed_move, the least over the vertices: 0 before
-// the first search); the same being gathered by a search under way, which
-// contact_pick.comp then makes the allowed move. Then per surface vertex
-// where its list was searched.
+// the lists were searched, plain and beside the bodies (contact_moved.comp,
+// cm_move_beside_bodies); the move the last search allows
+// (cm_near_list_allowed_move, the least over the vertices: 0 before the
+// first search); the same being gathered by a search under way, which
+// contact_pick.comp then makes the allowed move. Then per surface vertex:
+// xyz where its list was searched, w its body's reference surface vertex
+// (ContactLayout::surface_body_reference, uintBitsToFloat).
 layout(std430, binding = 24) buffer ContactAnchors {
     uint contact_largest_move_bits;
+    uint contact_largest_move_beside_bodies_bits;
     uint contact_allowed_move_bits;
     uint contact_next_allowed_move_bits;
-    uint contact_anchors_padding;
     vec4 contact_anchors[];
 };
 // Per mesh tet, its body's way out (ContactLayout::tet_exit_triangle).
@@ -48,6 +50,7 @@ layout(std430, binding = 25) readonly buffer TetExits { uint tet_exit_triangles[
 bool near_lists_fresh()
 {
     return cm_near_lists_fresh(uintBitsToFloat(contact_largest_move_bits),
+                               uintBitsToFloat(contact_largest_move_beside_bodies_bits),
                                uintBitsToFloat(contact_allowed_move_bits));
 }
 

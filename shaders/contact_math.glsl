@@ -476,12 +476,32 @@ TM_FN float cm_near_list_allowed_move(CmNearest n, float search_radius, float li
     return max(max(all_within, nearest), 0.0f);
 }
 
-// Whether the near lists still hold every vertex's picks: each vertex moved
-// less than the smallest allowed move of the last search. False for NaN (a
-// diverged vertex).
-TM_FN bool cm_near_lists_fresh(float largest_move, float allowed_move)
+// A vertex's move since the search, measured beside the bodies' own: each
+// body's shift is that of a reference vertex of it (its first surface
+// vertex), and the world's that of the first body's. A distance between a
+// vertex p of body A and a point u of body B changes by at most
+// |dp - dA| + |du - dB| + |dA - dB|, and |dA - dB| <= |dA - d0| + |dB - d0|,
+// so with m the largest of these moves a distance changes by less than 2m,
+// as with the plain move: a body that falls, flies or is thrown without
+// deforming moves its surface 0 beside itself, and a world of one body or
+// of bodies falling together keeps its lists.
+TM_FN float cm_move_beside_bodies(vec3 moved, vec3 body_moved, vec3 world_moved)
 {
-    return largest_move < allowed_move;
+    return length(moved - body_moved) + length(body_moved - world_moved);
+}
+
+// Whether the near lists still hold every vertex's picks: each vertex moved
+// less than the smallest allowed move of the last search, by the plain
+// moves or by those beside the bodies (cm_move_beside_bodies), whichever
+// bound is the tighter (a body spinning in place moves less than it does
+// beside its reference vertex). False for NaN (a diverged vertex: its plain
+// move is NaN).
+TM_FN bool cm_near_lists_fresh(float largest_move, float largest_move_beside_bodies,
+                               float allowed_move)
+{
+    float move = largest_move_beside_bodies < largest_move ? largest_move_beside_bodies
+                                                           : largest_move;
+    return move < allowed_move;
 }
 
 // Contact corrections are gathered per vertex as integers, so that the sum

@@ -1,9 +1,9 @@
 #version 430 core
 // Body contact, once per substep, 0 of 6: the largest move of a surface
-// vertex since its near list was searched (the float bits of non-negative
-// floats order as unsigned integers; a NaN's are above every number's, so a
-// diverged vertex makes the lists stale where NaNs are kept). GpuSolver
-// zeroes it first.
+// vertex since its near list was searched, plain and beside the bodies
+// (cm_move_beside_bodies; the float bits of non-negative floats order as
+// unsigned integers; a NaN's are above every number's, so a diverged vertex
+// makes the lists stale where NaNs are kept). GpuSolver zeroes both first.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
 #include "contact_common.glsl"
@@ -15,6 +15,12 @@ void main()
     if (s >= u_contact_counts.y) {
         return;
     }
-    float move = length(positions[surface_vertices[s]].xyz - contact_anchors[s].xyz);
-    atomicMax(contact_largest_move_bits, floatBitsToUint(move));
+    vec4 anchor = contact_anchors[s];
+    vec3 moved = positions[surface_vertices[s]].xyz - anchor.xyz;
+    uint reference = floatBitsToUint(anchor.w);
+    vec3 body_moved = positions[surface_vertices[reference]].xyz - contact_anchors[reference].xyz;
+    vec3 world_moved = positions[surface_vertices[0]].xyz - contact_anchors[0].xyz;
+    atomicMax(contact_largest_move_bits, floatBitsToUint(length(moved)));
+    atomicMax(contact_largest_move_beside_bodies_bits,
+              floatBitsToUint(cm_move_beside_bodies(moved, body_moved, world_moved)));
 }

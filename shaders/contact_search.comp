@@ -48,7 +48,7 @@ void main()
     }
     uint v = surface_vertices[s];
     vec3 x = positions[v].xyz;
-    contact_anchors[s] = vec4(x, 0.0f);
+    contact_anchors[s].xyz = x;
     CmNearest nearest;
     cm_nearest_clear(nearest);
     vec4 rest_v = contact_vertices[v];

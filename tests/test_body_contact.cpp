@@ -420,6 +420,43 @@ TEST(BodyContact, RunsAreBitIdenticalWhateverTheThreadCount)
     EXPECT_LT(bodies[1].min_y_m, body_max_y(*world, first.first, 0) + 2.0f * kContactThicknessM);
 }
 
+TEST(BodyContact, BodiesFlyingTogetherKeepTheirNearLists)
+{
+    // Two cubes side by side thrown together, gravity on, the ground far
+    // below: they fall 1.5 m and move 1.7 m sideways in the half second,
+    // far past the lists' skin, but not beside each other, so the lists of
+    // the first substep serve throughout. A spin of one of them is
+    // movement beside the bodies, and the lists are searched again.
+    const auto thrown_pair = [](glm::vec3 spin_rad_s) {
+        WorldDesc desc = cube_dropped_on_cube(4);
+        desc.ground = false;
+        desc.bodies[1].position_m = glm::vec3(2.0f * kStackedCubeSideM, 0.5f * kStackedCubeSideM,
+                                              0.0f);
+        for (BodyDesc& body : desc.bodies) {
+            body.velocity_m_s = glm::vec3(3.5f, 0.0f, 0.0f);
+        }
+        desc.bodies[1].angular_velocity_rad_s = spin_rad_s;
+        return assembled(desc);
+    };
+    const std::shared_ptr<const World> world = thrown_pair(glm::vec3(0.0f));
+    ASSERT_TRUE(world);
+    CpuSolver flying;
+    flying.load(world);
+    run_frames(flying, world_params(*world), 30);
+    EXPECT_EQ(flying.body_contacts().search_count(), 1u);
+    const glm::vec3 travelled =
+        flying.positions()[0] - world->mesh->rest_positions[0];
+    EXPECT_GT(std::abs(travelled.x), 1.5f) << travelled.x;
+    EXPECT_LT(travelled.y, -1.0f) << travelled.y;
+
+    const std::shared_ptr<const World> spinning = thrown_pair(glm::vec3(0.0f, 0.0f, 2.0f));
+    ASSERT_TRUE(spinning);
+    CpuSolver spun;
+    spun.load(spinning);
+    run_frames(spun, world_params(*spinning), 30);
+    EXPECT_GT(spun.body_contacts().search_count(), 5u);
+}
+
 TEST(BodyContact, NearListsAreSearchedAgainOnlyWhenSomethingMovedAndChangeNothing)
 {
     // A cube dropped on a cube: the first substep searches, the fall

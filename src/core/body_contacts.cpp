@@ -77,9 +77,15 @@ ContactLayout ContactLayout::make(const World& world)
         on_surface[f.x] = on_surface[f.y] = on_surface[f.z] = 1;
         layout.triangle_body.push_back(world.vertex_body[f.x]);
     }
+    std::vector<uint32_t> first_surface_of_body(world.body_count(),
+                                                std::numeric_limits<uint32_t>::max());
     for (uint32_t v = 0; v < mesh.vertex_count(); ++v) {
         if (on_surface[v]) {
+            const auto s = static_cast<uint32_t>(layout.surface_vertices.size());
+            uint32_t& first = first_surface_of_body[world.vertex_body[v]];
+            first = std::min(first, s);
             layout.surface_vertices.push_back(v);
+            layout.surface_body_reference.push_back(first);
         }
     }
     // A box of side L spans at most ceil(L / cell) + 1 cells per axis: a
@@ -191,15 +197,29 @@ void BodyContacts::find(const std::vector<glm::vec3>& positions, WorkerTeam& tea
 
 bool BodyContacts::near_lists_stale(const std::vector<glm::vec3>& positions) const
 {
-    // Fresh while every vertex is (the GPU takes the largest move); a NaN
-    // move (a diverged vertex) is not.
+    // The largest moves, plain and beside the bodies, as the GPU gathers
+    // them (a NaN one stays: std::max keeps its first argument).
+    if (anchors_.empty()) {
+        return false;
+    }
+    const auto moved = [&](size_t s) {
+        return positions[layout_.surface_vertices[s]] - anchors_[s];
+    };
+    const glm::vec3 world_moved = moved(0);
+    float largest = 0.0f;
+    float largest_beside_bodies = 0.0f;
     for (size_t s = 0; s < anchors_.size(); ++s) {
-        const float move = glm::length(positions[layout_.surface_vertices[s]] - anchors_[s]);
-        if (!cm::cm_near_lists_fresh(move, allowed_move_)) {
+        const glm::vec3 vertex_moved = moved(s);
+        const float move = glm::length(vertex_moved);
+        const float beside = cm::cm_move_beside_bodies(
+            vertex_moved, moved(layout_.surface_body_reference[s]), world_moved);
+        largest = std::isnan(move) ? move : std::max(largest, move);
+        largest_beside_bodies = std::max(largest_beside_bodies, beside);
+        if (std::isnan(largest)) {
             return true;
         }
     }
-    return false;
+    return !cm::cm_near_lists_fresh(largest, largest_beside_bodies, allowed_move_);
 }
 
 // Calls visit(bucket) for every cell the box lo .. hi is listed in

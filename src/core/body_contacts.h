@@ -55,6 +55,9 @@ inline constexpr uint32_t kMaxCellsPerTet = 64;
 // part, the cell size and the table size. Both solvers build it at load.
 struct ContactLayout {
     std::vector<uint32_t> surface_vertices;  // mesh vertices on the surface, ascending
+    // Per surface vertex, its body's reference for the moves beside the
+    // bodies (cm_move_beside_bodies): the body's first surface vertex.
+    std::vector<uint32_t> surface_body_reference;
     std::vector<uint32_t> triangle_body;     // per surface triangle
     float cell_size_m = 1.0f;                // a grown rest triangle spans <= 4 per axis
     uint32_t table_size = 1;                 // hash buckets, a power of two

@@ -7,6 +7,7 @@
 #include "core/substep_math.h"
 #include "core/tet_math.h"
 
+#include <bit>
 #include <cassert>
 #include <chrono>
 #include <cstring>
@@ -267,9 +268,14 @@ void GpuSolver::upload_contact_layout()
            std::vector<uint32_t>(surface * (kContactsPerVertex + kNearTrianglesPerVertex + 1),
                                  kNoContact));
     upload(contact_sums_, std::vector<int32_t>(4 * m.vertex_count(), 0));
-    // The largest move, the allowed move (0: the first substep searches),
-    // the next allowed move and padding, then the anchors.
-    upload(contact_anchors_, std::vector<float>(4 + 4 * surface, 0.0f));
+    // The largest moves (plain and beside the bodies), the allowed move (0:
+    // the first substep searches) and the next one, then the anchors, each
+    // with its body's reference vertex.
+    std::vector<float> anchors(4 + 4 * surface, 0.0f);
+    for (size_t s = 0; s < surface; ++s) {
+        anchors[4 + 4 * s + 3] = std::bit_cast<float>(contact_layout_.surface_body_reference[s]);
+    }
+    upload(contact_anchors_, anchors);
 }
 
 void GpuSolver::upload_body_at_rest()
@@ -413,12 +419,12 @@ void GpuSolver::find_contacts()
     const size_t buckets = std::max(contact_layout_.table_size, contact_layout_.tet_table_size);
     const size_t items = mesh_->surface_triangles.size() + hashed_tets_;
     const size_t surface = contact_layout_.surface_vertices.size();
-    // The largest move starts at 0 each substep; the search passes return
+    // The largest moves start at 0 each substep; the search passes return
     // at once while the near lists are fresh.
     const GLuint zero = 0;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // after the last substep's atomics
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, contact_anchors_.get());
-    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, sizeof zero, GL_RED_INTEGER,
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, 2 * sizeof zero, GL_RED_INTEGER,
                          GL_UNSIGNED_INT, &zero);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatch(programs_.contact_moved, surface);
