@@ -9,6 +9,7 @@
 //   tb_sqrt                       IEEE sqrt
 //   tb_load(const float*), tb_load(const int32_t*), tb_store(float*, vf)
 //   tb_gather(const float*, vi), tb_scatter(float*, vi, vf)
+//   tb_gather_xyz, tb_scatter_xyz   the three coordinates of points at once
 // Every function mirrors one of shaders/tet_math.glsl, line for line, with
 // branches turned into selects. No library function is called here (see
 // TetBlockArrays for why).
@@ -371,12 +372,10 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
     vf w[4];
     for (int a = 0; a < 4; ++a) {
         corner3[a] = tb_load(blocks.corner[a] + slot) * 3;
-        const v3 predicted = {tb_gather(step.predicted, corner3[a]),
-                              tb_gather(step.predicted + 1, corner3[a]),
-                              tb_gather(step.predicted + 2, corner3[a])};
-        correction[a] = {tb_gather(step.corrections, corner3[a]),
-                         tb_gather(step.corrections + 1, corner3[a]),
-                         tb_gather(step.corrections + 2, corner3[a])};
+        v3 predicted;
+        tb_gather_xyz(step.predicted, corner3[a], predicted.x, predicted.y, predicted.z);
+        tb_gather_xyz(step.corrections, corner3[a], correction[a].x, correction[a].y,
+                      correction[a].z);
         // x = predicted + correction: the positions the scalar solver keeps.
         x[a] = predicted + correction[a];
         w[a] = tb_load(blocks.inverse_mass[a] + slot);
@@ -467,9 +466,7 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
     // add exactly zero to it), so the scatter has no conflicts.
     for (int a = 0; a < 4; ++a) {
         const v3 updated = correction[a] + d[a];
-        tb_scatter(step.corrections, corner3[a], updated.x);
-        tb_scatter(step.corrections + 1, corner3[a], updated.y);
-        tb_scatter(step.corrections + 2, corner3[a], updated.z);
+        tb_scatter_xyz(step.corrections, corner3[a], updated.x, updated.y, updated.z);
     }
     return residual;
 }

@@ -5,6 +5,9 @@
 //   kNativeLanes; nf, ni (GCC vector types of kNativeLanes floats / int32s)
 //   nf native_sqrt(nf)
 //   nf native_gather(const float*, ni); void native_scatter(float*, ni, nf)
+//   native_gather_xyz(const float*, ni, nf& x, nf& y, nf& z) and
+//   native_scatter_xyz(float*, ni, nf, nf, nf): the three coordinates of
+//   the points whose x is at base + index
 //
 // Why pairs: the SVD's Jacobi rotations form one long chain of dependent
 // operations (a rotation needs the previous one's result), so a single
@@ -45,6 +48,14 @@ inline vi tb_load(const int32_t* p)
 inline void tb_store(float* p, vf v) { __builtin_memcpy(p, &v, sizeof v); }
 inline vf tb_gather(const float* base, vi index) { return native_gather(base, index); }
 inline void tb_scatter(float* base, vi index, vf v) { native_scatter(base, index, v); }
+inline void tb_gather_xyz(const float* base, vi index, vf& x, vf& y, vf& z)
+{
+    native_gather_xyz(base, index, x, y, z);
+}
+inline void tb_scatter_xyz(float* base, vi index, vf x, vf y, vf z)
+{
+    native_scatter_xyz(base, index, x, y, z);
+}
 
 #include "core/simd/tet_block_kernel_body.h"
 
@@ -109,6 +120,16 @@ inline void tb_scatter(float* base, vi index, vf v)
 {
     native_scatter(base, index.a, v.a);
     native_scatter(base, index.b, v.b);
+}
+inline void tb_gather_xyz(const float* base, vi index, vf& x, vf& y, vf& z)
+{
+    native_gather_xyz(base, index.a, x.a, y.a, z.a);
+    native_gather_xyz(base, index.b, x.b, y.b, z.b);
+}
+inline void tb_scatter_xyz(float* base, vi index, vf x, vf y, vf z)
+{
+    native_scatter_xyz(base, index.a, x.a, y.a, z.a);
+    native_scatter_xyz(base, index.b, x.b, y.b, z.b);
 }
 
 #include "core/simd/tet_block_kernel_body.h"

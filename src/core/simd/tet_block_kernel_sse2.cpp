@@ -25,6 +25,19 @@ inline void native_scatter(float* base, ni index, nf value)
     }
 }
 
+inline void native_gather_xyz(const float* base, ni index, nf& x, nf& y, nf& z)
+{
+    x = native_gather(base, index);
+    y = native_gather(base + 1, index);
+    z = native_gather(base + 2, index);
+}
+inline void native_scatter_xyz(float* base, ni index, nf x, nf y, nf z)
+{
+    native_scatter(base, index, x);
+    native_scatter(base + 1, index, y);
+    native_scatter(base + 2, index, z);
+}
+
 #include "core/simd/tet_block_kernel_isa.h"
 
 }  // namespace tet_kernel_sse2
