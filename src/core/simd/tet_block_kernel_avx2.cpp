@@ -17,13 +17,6 @@ inline nf native_gather(const float* base, ni index)
 {
     return (nf)_mm256_i32gather_ps(base, (__m256i)index, 4);
 }
-// AVX2 has no scatter: eight stores.
-inline void native_scatter(float* base, ni index, nf value)
-{
-    for (int lane = 0; lane < kNativeLanes; ++lane) {
-        base[index[lane]] = value[lane];
-    }
-}
 
 // The x, y and z of the 8 points at base + index (a point's first float):
 // three gathers. (Eight 16-byte loads and a transpose, as the AVX-512

@@ -8,8 +8,8 @@
 //   lane(vf, i)                   one lane's value
 //   tb_sqrt                       IEEE sqrt
 //   tb_load(const float*), tb_load(const int32_t*), tb_store(float*, vf)
-//   tb_gather(const float*, vi), tb_scatter(float*, vi, vf)
-//   tb_gather_xyz, tb_scatter_xyz   the three coordinates of points at once
+//   tb_gather_xyz(const float*, vi, vf&, vf&, vf&), tb_scatter_xyz(float*,
+//   vi, vf, vf, vf)                the three coordinates of points at once
 // Every function mirrors one of shaders/tet_math.glsl, line for line, with
 // branches turned into selects. No library function is called here (see
 // TetBlockArrays for why).
