@@ -121,8 +121,8 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
         }
         std::vector<glm::vec3> corrections = input.corrections;
         std::vector<double> residuals(blocks.block_count, 0.0);
-        copy_block_starts(blocks, &input.start[0].x, 0, blocks.block_count);
-        const TetBlockStep step{&input.predicted[0].x, &corrections[0].x, inv_h2, true};
+        const TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start[0].x,
+                                inv_h2, true};
         // One colour: its tets share no vertex, so each tet's step is
         // independent and comparable with the scalar one on its own.
         const size_t color = 1;

@@ -189,9 +189,6 @@ void CpuSolver::step_frame(const SimParams& raw_params)
     for (int substep = 0; substep < params.substeps; ++substep) {
         predict(params, h);
         reset_lambda();
-        if (params.method == SolverMethod::gauss_seidel) {
-            copy_starts_to_blocks();
-        }
         clock.charge(times.predict_ms);
         if (body_contact) {
             contacts_.find(predicted_positions_, *active_team_);
@@ -267,17 +264,6 @@ void CpuSolver::size_jacobi_arrays()
     }
 }
 
-void CpuSolver::copy_starts_to_blocks()
-{
-    const size_t members = static_cast<size_t>(active_team_->size());
-    const size_t each = (blocks_.block_count + members - 1) / members;
-    active_team_->run([&](int member) {
-        const size_t first = std::min(blocks_.block_count, each * static_cast<size_t>(member));
-        const size_t end = std::min(blocks_.block_count, first + each);
-        copy_block_starts(blocks_, &start_positions_[0].x, first, end);
-    });
-}
-
 void CpuSolver::reset_lambda()
 {
     std::fill(lambda_arap_.begin(), lambda_arap_.end(), 0.0f);
@@ -331,8 +317,8 @@ void CpuSolver::solve_tets_colored(const SimParams& params, float h)
     const TetStepConstants k = tet_step_constants(params, h);
     // The kernels read the vertex arrays as flat x y z floats.
     static_assert(sizeof(glm::vec3) == 3 * sizeof(float));
-    const TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x, k.inv_h2,
-                            k.volume_enabled};
+    const TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x,
+                            &start_positions_[0].x, k.inv_h2, k.volume_enabled};
     const TetBlockArrays arrays = block_arrays(blocks_);
     if (blocks_.shares > 1) {
         // Each member owns a share of whole bodies (one thread: all of them

@@ -69,7 +69,6 @@ private:
     void predict(const SimParams& params, float h);
     void reset_lambda();
     // The Gauss-Seidel blocks' copy of where their corners began the substep.
-    void copy_starts_to_blocks();
     // Makes the Jacobi method's arrays once it first runs on this mesh.
     void size_jacobi_arrays();
     void forget_rotations();  // every tet's back to the identity

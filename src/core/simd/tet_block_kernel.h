@@ -30,12 +30,12 @@ struct TetBlockArrays {
     float* lambda_shape;
     float* lambda_volume;
     float* rotation[4];  // the tet's last rotation, quaternion x y z w
-    const float* start[12];  // corner a's start position, coordinate k: [3 * a + k]
 };
 
 struct TetBlockStep {
     const float* predicted;  // x y z per vertex, the dummy vertex included
     float* corrections;      // x y z per vertex; the step adds its corrections here
+    const float* start;      // x y z per vertex where the substep began
     float inv_h2;         // alpha~ = compliance / h^2
     bool volume_enabled;  // false: no tet has a volume term, skip it
 };

@@ -379,8 +379,7 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
         // x = predicted + correction: the positions the scalar solver keeps.
         x[a] = predicted + correction[a];
         w[a] = tb_load(blocks.inverse_mass[a] + slot);
-        start[a] = {tb_load(blocks.start[3 * a] + slot), tb_load(blocks.start[3 * a + 1] + slot),
-                    tb_load(blocks.start[3 * a + 2] + slot)};
+        tb_gather_xyz(step.start, corner3[a], start[a].x, start[a].y, start[a].z);
     }
     m3 Bm;
     for (int column = 0; column < 3; ++column) {

@@ -50,9 +50,6 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
     blocks.lambda_volume = AlignedArray<float>(slots);
     for (AlignedArray<float>& entry : blocks.rotation) entry = AlignedArray<float>(slots);
     set_block_rotations_to_identity(blocks);
-    for (AlignedArray<float>& coordinate : blocks.start) {
-        coordinate = AlignedArray<float>(slots);
-    }
 
     for (size_t r = 0; r < runs.size(); ++r) {
         size_t slot = static_cast<size_t>(blocks.color_blocks[r]) * lanes;
@@ -113,20 +110,6 @@ void set_block_compliances(TetBlocks& blocks, const std::vector<float>& shape_co
     }
 }
 
-void copy_block_starts(TetBlocks& blocks, const float* start_positions, size_t first_block,
-                       size_t end_block)
-{
-    const size_t lanes = static_cast<size_t>(blocks.lanes);
-    for (size_t slot = first_block * lanes; slot < end_block * lanes; ++slot) {
-        for (int a = 0; a < 4; ++a) {
-            const float* start = start_positions + 3 * static_cast<size_t>(blocks.corner[a][slot]);
-            for (int k = 0; k < 3; ++k) {
-                blocks.start[3 * a + k][slot] = start[k];
-            }
-        }
-    }
-}
-
 void set_block_rotations_to_identity(TetBlocks& blocks)
 {
     const size_t slots = blocks.block_count * static_cast<size_t>(blocks.lanes);
@@ -153,8 +136,5 @@ TetBlockArrays block_arrays(TetBlocks& blocks)
     arrays.lambda_shape = blocks.lambda_shape.data();
     arrays.lambda_volume = blocks.lambda_volume.data();
     for (int i = 0; i < 4; ++i) arrays.rotation[i] = blocks.rotation[i].data();
-    for (int i = 0; i < 12; ++i) {
-        arrays.start[i] = blocks.start[i].data();
-    }
     return arrays;
 }

@@ -46,11 +46,6 @@ struct TetBlocks {
     // Each tet's rotation from its last step, a unit quaternion (x, y, z, w)
     // where the next step's starts (tm_tet_rotation; identity at first).
     AlignedArray<float> rotation[4];
-    // Where each corner began the substep, coordinate k of corner a in
-    // [3 * a + k], copied in once per substep (copy_block_starts): the
-    // angular momentum step reads them every iteration, and plain loads
-    // cost far less than gathering them from the vertices each time.
-    AlignedArray<float> start[12];
 
     static constexpr uint32_t kPaddingTet = 0xffffffffu;
 };
@@ -60,11 +55,6 @@ struct TetBlocks {
 // share by share.
 TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes,
                           const std::vector<uint32_t>& tet_share = {}, size_t shares = 1);
-
-// Copies each corner's start position (x y z per vertex, the dummy vertices
-// included) into blocks [first_block, end_block).
-void copy_block_starts(TetBlocks& blocks, const float* start_positions, size_t first_block,
-                       size_t end_block);
 
 // Every tet's rotation back to the identity (where its next step starts).
 void set_block_rotations_to_identity(TetBlocks& blocks);
