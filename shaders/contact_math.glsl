@@ -156,10 +156,13 @@ TM_FN void cm_triangle_box(vec3 a, vec3 b, vec3 c, float radius, TM_OUT(vec3) lo
     hi = max(max(a, b), c) + vec3(radius);
 }
 
+// The six comparisons joined as integers, without an early exit: a search
+// tests a vertex against every box of its bucket and about half fail, at no
+// predictable comparison, so a branch for each cost more than all six.
 TM_FN bool cm_in_box(vec3 p, vec3 lo, vec3 hi)
 {
-    return p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y &&
-           p.z <= hi.z;
+    return (int(p.x >= lo.x) & int(p.y >= lo.y) & int(p.z >= lo.z) & int(p.x <= hi.x) &
+            int(p.y <= hi.y) & int(p.z <= hi.z)) != 0;
 }
 
 TM_FN bool cm_near_triangle_box(vec3 p, vec3 a, vec3 b, vec3 c, float radius)
