@@ -198,7 +198,7 @@ void BodyContacts::find(const std::vector<glm::vec3>& positions, WorkerTeam& tea
 bool BodyContacts::near_lists_stale(const std::vector<glm::vec3>& positions) const
 {
     // The largest moves, plain and beside the bodies, as the GPU gathers
-    // them (a NaN one stays: std::max keeps its first argument).
+    // them; a NaN move (a diverged vertex) makes the lists stale at once.
     if (anchors_.empty()) {
         return false;
     }
