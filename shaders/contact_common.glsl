@@ -28,18 +28,25 @@ layout(std430, binding = 22) buffer ContactCandidates { uint contact_candidates[
 layout(std430, binding = 23) buffer ContactSums { int contact_sums[]; };
 // The near lists' state, as the float bits of non-negative floats (which
 // order as unsigned integers): the largest move of a surface vertex since
-// the lists were searched, plain and beside the bodies (contact_moved.comp,
-// cm_move_beside_bodies); the move the last search allows
+// the lists were searched, plain, beside the bodies and beside the rigid
+// motion (contact_moved.comp, cm_move_beside_bodies,
+// cm_move_beside_rigid_motion); the move the last search allows
 // (cm_near_list_allowed_move, the least over the vertices: 0 before the
 // first search); the same being gathered by a search under way, which
-// contact_pick.comp then makes the allowed move. Then per surface vertex:
-// xyz where its list was searched, w its body's reference surface vertex
+// contact_pick.comp then makes the allowed move. In a world of one body,
+// its rigid motion since the search (contact_rigid_motion.comp): the
+// rotation's columns in xyz and the positions' centroid in w of the first
+// three, the anchors' centroid in the fourth. Then per surface vertex: xyz
+// where its list was searched, w its body's reference surface vertex
 // (ContactLayout::surface_body_reference, uintBitsToFloat).
 layout(std430, binding = 24) buffer ContactAnchors {
     uint contact_largest_move_bits;
     uint contact_largest_move_beside_bodies_bits;
+    uint contact_largest_move_beside_rigid_motion_bits;
     uint contact_allowed_move_bits;
     uint contact_next_allowed_move_bits;
+    uint contact_anchors_padding[3];
+    vec4 contact_rigid_motion[4];
     vec4 contact_anchors[];
 };
 // Per mesh tet, its body's way out (ContactLayout::tet_exit_triangle).
@@ -51,6 +58,7 @@ bool near_lists_fresh()
 {
     return cm_near_lists_fresh(uintBitsToFloat(contact_largest_move_bits),
                                uintBitsToFloat(contact_largest_move_beside_bodies_bits),
+                               uintBitsToFloat(contact_largest_move_beside_rigid_motion_bits),
                                uintBitsToFloat(contact_allowed_move_bits));
 }
 

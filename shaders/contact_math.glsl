@@ -493,19 +493,46 @@ TM_FN float cm_move_beside_bodies(vec3 moved, vec3 body_moved, vec3 world_moved)
     return length(moved - body_moved) + length(body_moved - world_moved);
 }
 
+// In a world of one body, a vertex's move since the search measured beside
+// the body's rigid motion: from where the rotation and shift that best carry
+// the anchors onto the positions take its anchor. Any rigid motion leaves
+// the distances within one body as they were, so a distance changes by less
+// than 2m with m the largest of these moves, as with the plain move: a body
+// that turns, rocks or tumbles without deforming keeps its lists.
+TM_FN float cm_move_beside_rigid_motion(vec3 position, vec3 anchor, mat3 rotation,
+                                        vec3 anchor_centroid, vec3 position_centroid)
+{
+    return length(position - (position_centroid + rotation * (anchor - anchor_centroid)));
+}
+
+// That rotation (Kabsch): with the sum over the vertices of a p^T, a and p
+// the anchor and the position less their centroids, = U Sigma V^T by
+// tm_signed_svd (U and V rotations, the smallest sigma negative where a
+// reflection fits better), it is V U^T.
+TM_FN mat3 cm_rigid_rotation(mat3 U, mat3 V)
+{
+    return V * transpose(U);
+}
+
 // Whether the near lists still hold every vertex's picks: each vertex moved
 // less than the smallest allowed move of the last search, by the plain
-// moves or by those beside the bodies (cm_move_beside_bodies), whichever
-// bound is the tighter (a body spinning in place moves less than it does
-// beside its reference vertex). False for NaN (a diverged vertex: its plain
-// move is NaN).
+// moves, by those beside the bodies (cm_move_beside_bodies) or by those
+// beside the body's rigid motion (cm_move_beside_rigid_motion; a huge
+// number in a world of several bodies), whichever bound is the tightest (a
+// body spinning in place moves less than it does beside its reference
+// vertex). False for NaN (a diverged vertex: its plain move is NaN).
 TM_FN bool cm_near_lists_fresh(float largest_move, float largest_move_beside_bodies,
-                               float allowed_move)
+                               float largest_move_beside_rigid_motion, float allowed_move)
 {
     float move = largest_move_beside_bodies < largest_move ? largest_move_beside_bodies
                                                            : largest_move;
+    move = largest_move_beside_rigid_motion < move ? largest_move_beside_rigid_motion : move;
     return move < allowed_move;
 }
+
+// What the moves beside the rigid motion are where none is fitted (a world
+// of several bodies): no bound.
+const float CM_NO_MOVE_BOUND = 3.0e38f;
 
 // Contact corrections are gathered per vertex as integers, so that the sum
 // does not depend on the order the contacts arrive in (float sums do): the

@@ -457,6 +457,46 @@ TEST(BodyContact, BodiesFlyingTogetherKeepTheirNearLists)
     EXPECT_GT(spun.body_contacts().search_count(), 5u);
 }
 
+TEST(BodyContact, ALoneBodyTurningWithoutDeformingKeepsItsNearLists)
+{
+    // One cube tumbling through free space at 3 rad/s: its far corners move
+    // 0.2 m in the half second, beside any one of its vertices as well, but
+    // it barely deforms, so the lists of the first substep serve (the
+    // self-contact pairs keep their distances under any rigid motion). The
+    // same cube dropped on the ground deforms where it lands, and searches
+    // again.
+    const auto lone_cube = [](bool flying) {
+        WorldDesc desc;
+        desc.name = "lone cube";
+        desc.bodies.push_back(lattice_cube(kStackedCubeSideM, 4, {0.0f, 0.4f, 0.0f}));
+        if (flying) {
+            desc.gravity_m_s2 = glm::vec3(0.0f);
+            desc.ground = false;
+            desc.bodies[0].velocity_m_s = glm::vec3(1.0f, 0.5f, 0.0f);
+            desc.bodies[0].angular_velocity_rad_s = glm::vec3(0.6f, 3.0f, 1.0f);
+        }
+        return assembled(desc);
+    };
+    const std::shared_ptr<const World> flying_world = lone_cube(true);
+    ASSERT_TRUE(flying_world);
+    CpuSolver flying;
+    flying.load(flying_world);
+    run_frames(flying, world_params(*flying_world), 30);
+    EXPECT_EQ(flying.body_contacts().search_count(), 1u);
+    const glm::vec3 corner = flying.positions()[0] - flying.positions()[1];
+    const glm::vec3 rest_corner = flying_world->mesh->rest_positions[0] -
+                                  flying_world->mesh->rest_positions[1];
+    EXPECT_LT(glm::dot(glm::normalize(corner), glm::normalize(rest_corner)), 0.9f)
+        << "the cube turned";
+
+    const std::shared_ptr<const World> dropped_world = lone_cube(false);
+    ASSERT_TRUE(dropped_world);
+    CpuSolver dropped;
+    dropped.load(dropped_world);
+    run_frames(dropped, world_params(*dropped_world), 30);  // lands at about 0.2 s
+    EXPECT_GT(dropped.body_contacts().search_count(), 2u);
+}
+
 TEST(BodyContact, NearListsAreSearchedAgainOnlyWhenSomethingMovedAndChangeNothing)
 {
     // A cube dropped on a cube: the first substep searches, the fall

@@ -4,6 +4,7 @@
 #include "core/contact_math.h"
 #include "core/flush_denormals.h"
 #include "core/point_triangle_distance.h"
+#include "core/tet_math.h"
 
 #include <algorithm>
 #include <cmath>
@@ -219,7 +220,41 @@ bool BodyContacts::near_lists_stale(const std::vector<glm::vec3>& positions) con
             return true;
         }
     }
-    return !cm::cm_near_lists_fresh(largest, largest_beside_bodies, allowed_move_);
+    const float largest_beside_rigid_motion =
+        layout_.tets_hashed() ? cm::CM_NO_MOVE_BOUND : largest_move_beside_rigid_motion(positions);
+    return !cm::cm_near_lists_fresh(largest, largest_beside_bodies, largest_beside_rigid_motion,
+                                    allowed_move_);
+}
+
+float BodyContacts::largest_move_beside_rigid_motion(const std::vector<glm::vec3>& positions) const
+{
+    // The rotation and shift that best carry the anchors onto the positions
+    // (contact_rigid_motion.comp fits the same, its sums in another order).
+    const std::vector<uint32_t>& surface = layout_.surface_vertices;
+    glm::vec3 anchor_sum(0.0f);
+    glm::vec3 position_sum(0.0f);
+    for (size_t s = 0; s < anchors_.size(); ++s) {
+        anchor_sum += anchors_[s];
+        position_sum += positions[surface[s]];
+    }
+    const float inv_count = 1.0f / static_cast<float>(anchors_.size());
+    const glm::vec3 anchor_centroid = anchor_sum * inv_count;
+    const glm::vec3 position_centroid = position_sum * inv_count;
+    glm::mat3 covariance(0.0f);
+    for (size_t s = 0; s < anchors_.size(); ++s) {
+        covariance += glm::outerProduct(anchors_[s] - anchor_centroid, positions[surface[s]] - position_centroid);
+    }
+    glm::mat3 U, V;
+    glm::vec3 sigma;
+    tet_math::tm_signed_svd(covariance, U, sigma, V);
+    const glm::mat3 rotation = cm::cm_rigid_rotation(U, V);
+    float largest = 0.0f;
+    for (size_t s = 0; s < anchors_.size(); ++s) {
+        largest = std::max(largest, cm::cm_move_beside_rigid_motion(positions[surface[s]], anchors_[s],
+                                                                    rotation, anchor_centroid,
+                                                                    position_centroid));
+    }
+    return largest;
 }
 
 // Calls visit(bucket) for every cell the box lo .. hi is listed in

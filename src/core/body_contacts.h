@@ -121,6 +121,9 @@ private:
     // Whether some surface vertex moved the allowed move since the last
     // search.
     bool near_lists_stale(const std::vector<glm::vec3>& positions) const;
+    // In a world of one body: the largest move of a surface vertex since the
+    // search beside the body's rigid motion (cm_move_beside_rigid_motion).
+    float largest_move_beside_rigid_motion(const std::vector<glm::vec3>& positions) const;
     // The hashes, then every surface vertex's near list and deep pair.
     void search(const std::vector<glm::vec3>& positions, WorkerTeam& team);
     void hash_tets(const std::vector<glm::vec3>& positions, WorkerTeam& team);

@@ -70,6 +70,7 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
                               "solve_tets_colored_one_group.comp"},
                              {&p.project_static, "project_static.comp"},
                              {&p.reduce_residual, "reduce_residual.comp"},
+                             {&p.contact_rigid_motion, "contact_rigid_motion.comp"},
                              {&p.contact_moved, "contact_moved.comp"},
                              {&p.contact_hash_clear, "contact_hash_clear.comp"},
                              {&p.contact_hash_count, "contact_hash_count.comp"},
@@ -268,12 +269,15 @@ void GpuSolver::upload_contact_layout()
            std::vector<uint32_t>(surface * (kContactsPerVertex + kNearTrianglesPerVertex + 1),
                                  kNoContact));
     upload(contact_sums_, std::vector<int32_t>(4 * m.vertex_count(), 0));
-    // The largest moves (plain and beside the bodies), the allowed move (0:
-    // the first substep searches) and the next one, then the anchors, each
-    // with its body's reference vertex.
-    std::vector<float> anchors(4 + 4 * surface, 0.0f);
+    // The largest moves (plain, beside the bodies, beside the rigid
+    // motion), the allowed move (0: the first substep searches) and the next
+    // one, padding, the rigid motion, then the anchors, each with its body's
+    // reference vertex (contact_common.glsl's ContactAnchors).
+    constexpr size_t kAnchorsHeaderFloats = 8 + 16;
+    std::vector<float> anchors(kAnchorsHeaderFloats + 4 * surface, 0.0f);
     for (size_t s = 0; s < surface; ++s) {
-        anchors[4 + 4 * s + 3] = std::bit_cast<float>(contact_layout_.surface_body_reference[s]);
+        anchors[kAnchorsHeaderFloats + 4 * s + 3] =
+            std::bit_cast<float>(contact_layout_.surface_body_reference[s]);
     }
     upload(contact_anchors_, anchors);
 }
@@ -424,9 +428,14 @@ void GpuSolver::find_contacts()
     const GLuint zero = 0;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // after the last substep's atomics
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, contact_anchors_.get());
-    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, 2 * sizeof zero, GL_RED_INTEGER,
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, 3 * sizeof zero, GL_RED_INTEGER,
                          GL_UNSIGNED_INT, &zero);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    if (hashed_tets_ == 0) {  // a world of one body: its rigid motion, one workgroup
+        glUseProgram(programs_.contact_rigid_motion.program.get());
+        dispatch_groups(1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
     dispatch(programs_.contact_moved, surface);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatch(programs_.contact_hash_clear, buckets + 1);
@@ -719,6 +728,16 @@ std::optional<SurfaceHit> GpuSolver::pick(const Ray& ray) const
     hit.distance_m = t;
     hit.point_m = ray.origin_m + t * ray.direction;
     return hit;
+}
+
+GpuSolver::NearListMoves GpuSolver::read_near_list_moves() const
+{
+    // The first four words of contact_common.glsl's ContactAnchors.
+    float words[4] = {};
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, contact_anchors_.get());
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof words, words);
+    return {words[0], words[1], words[2], words[3]};
 }
 
 glm::vec3 GpuSolver::read_position(uint32_t vertex) const

@@ -65,6 +65,18 @@ public:
     // reports their sizes.
     size_t buffer_bytes() const;
 
+    // The body contacts' near lists as the last substep left them (a
+    // read-back, for tests): the largest move of a surface vertex since
+    // their search, plain, beside the bodies and beside the rigid motion
+    // (BodyContacts::near_lists_stale), and the move that search allows.
+    struct NearListMoves {
+        float largest = 0.0f;
+        float beside_bodies = 0.0f;
+        float beside_rigid_motion = 0.0f;
+        float allowed = 0.0f;
+    };
+    NearListMoves read_near_list_moves() const;
+
 
 private:
     // Binding points; shaders/sim_common.glsl declares the same numbers.
@@ -125,6 +137,7 @@ private:
         ComputePass solve_tets_colored_one_group;
         ComputePass project_static;
         ComputePass reduce_residual;
+        ComputePass contact_rigid_motion;
         ComputePass contact_moved;
         ComputePass contact_hash_clear;
         ComputePass contact_hash_count;

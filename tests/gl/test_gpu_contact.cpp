@@ -159,3 +159,54 @@ TEST_F(GpuContactTest, CubesDroppedOnObstaclesAgreeWithTheCpu)
     EXPECT_GE(gpu_bodies[1].min_y_m, block_top - 1e-3f) << "on the block";
     EXPECT_LT(gpu_bodies[1].min_y_m, block_top + 1e-3f) << "on the block";
 }
+
+TEST_F(GpuContactTest, ALoneTumblingBodyKeepsItsNearListsAndSeesItsDeformation)
+{
+    // A lone cube tumbling through free space, as the CPU test
+    // BodyContact.ALoneBodyTurningWithoutDeformingKeepsItsNearLists: after
+    // half a second it has moved and turned far past the lists' allowed
+    // move, but beside its rigid motion (contact_rigid_motion.comp) it has
+    // barely moved. Then it is swollen by 0.5% about its centre (1.3 mm at
+    // the corners): that is movement beside the rigid motion, seen, yet less
+    // than the lists allow.
+    WorldDesc desc;
+    desc.name = "lone cube";
+    desc.gravity_m_s2 = glm::vec3(0.0f);
+    desc.ground = false;
+    desc.bodies.push_back(lattice_cube(kStackedCubeSideM, 4, {0.0f, 0.4f, 0.0f}));
+    desc.bodies[0].velocity_m_s = glm::vec3(1.0f, 0.5f, 0.0f);
+    desc.bodies[0].angular_velocity_rad_s = glm::vec3(0.6f, 3.0f, 1.0f);
+    const std::shared_ptr<const World> world = assembled(desc);
+    ASSERT_TRUE(world);
+    std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+    ASSERT_TRUE(gpu);
+    gpu->load(world);
+    const SimParams params = world_params(*world);
+    run_frames(*gpu, params, 30);
+    const GpuSolver::NearListMoves tumbled = gpu->read_near_list_moves();
+    std::printf("tumbled: largest move %.3g m, beside the bodies %.3g m, beside the rigid motion "
+                "%.3g m, allowed %.3g m\n",
+                tumbled.largest, tumbled.beside_bodies, tumbled.beside_rigid_motion,
+                tumbled.allowed);
+    EXPECT_GT(tumbled.largest, 0.3f);
+    EXPECT_GT(tumbled.beside_bodies, 0.1f);
+    EXPECT_LT(tumbled.beside_rigid_motion, 5e-4f);  // measured 8.6e-5 m: its spin stretches it
+    EXPECT_GT(tumbled.allowed, 1e-3f);
+
+    std::vector<glm::vec3> swollen = positions_of(*gpu);
+    std::vector<glm::vec3> velocities;
+    gpu->read_velocities(velocities);
+    glm::vec3 centre(0.0f);
+    for (const glm::vec3& p : swollen) centre += p;
+    centre /= static_cast<float>(swollen.size());
+    for (glm::vec3& p : swollen) p = centre + 1.005f * (p - centre);
+    gpu->set_state(swollen, velocities);
+    SimParams one_substep = params;
+    one_substep.substeps = 1;
+    gpu->step_frame(one_substep);
+    const GpuSolver::NearListMoves swelled = gpu->read_near_list_moves();
+    std::printf("swollen by 0.5%%: beside the rigid motion %.3g m, allowed %.3g m\n",
+                swelled.beside_rigid_motion, swelled.allowed);
+    EXPECT_GT(swelled.beside_rigid_motion, 5e-4f);
+    EXPECT_LT(swelled.beside_rigid_motion, swelled.allowed);
+}
