@@ -22,6 +22,8 @@ struct BothRuns {
     double gpu_seconds = 0.0;
 };
 
+// Both solvers' positions after `frames`; nothing when the GPU solver could
+// not be made (make_gpu_solver has failed the test: the callers stop).
 BothRuns run_both(const std::shared_ptr<const World>& world, int frames)
 {
     BothRuns runs;
@@ -47,6 +49,7 @@ TEST_F(GpuContactTest, CubeDroppedOnCubeAgreesWithTheCpu)
     const std::shared_ptr<const World> world = assembled(cube_dropped_on_cube(4));
     ASSERT_TRUE(world);
     const BothRuns runs = run_both(world, 60);  // landed at frame 6, then in contact
+    ASSERT_FALSE(runs.gpu.empty()) << "no GPU solver";
     ASSERT_EQ(runs.gpu.size(), runs.cpu.size());
     const float difference = max_distance(runs.gpu, runs.cpu);
     const double gpu_depth = deepest_penetration_m(*world, runs.gpu);
@@ -73,6 +76,7 @@ TEST_F(GpuContactTest, CubeWhollyInsideABlockIsPushedOutAsOnTheCpu)
     const std::shared_ptr<const World> world = assembled(cube_inside_block());
     ASSERT_TRUE(world);
     const BothRuns half = run_both(world, 30);
+    ASSERT_FALSE(half.gpu.empty()) << "no GPU solver";
     ASSERT_EQ(half.gpu.size(), half.cpu.size());
     const BothRuns out = run_both(world, 60);
     ASSERT_EQ(out.gpu.size(), out.cpu.size());
@@ -138,6 +142,7 @@ TEST_F(GpuContactTest, CubesDroppedOnObstaclesAgreeWithTheCpu)
     const std::shared_ptr<const World> world = assembled(desc);
     ASSERT_TRUE(world);
     const BothRuns runs = run_both(world, 40);
+    ASSERT_FALSE(runs.gpu.empty()) << "no GPU solver";
     ASSERT_EQ(runs.gpu.size(), runs.cpu.size());
     const float difference = max_distance(runs.gpu, runs.cpu);
     const std::vector<BodyStats> gpu_bodies = compute_body_stats(*world, runs.gpu);
