@@ -31,7 +31,7 @@ void main()
         mat3 rotation = mat3(contact_rigid_motion[0].xyz, contact_rigid_motion[1].xyz,
                              contact_rigid_motion[2].xyz);
         vec3 position_centroid = vec3(contact_rigid_motion[0].w, contact_rigid_motion[1].w,
-                             contact_rigid_motion[2].w);
+                                      contact_rigid_motion[2].w);
         beside_rigid_motion = cm_move_beside_rigid_motion(
             position, anchor.xyz, rotation, contact_rigid_motion[3].xyz, position_centroid);
     }

@@ -200,6 +200,8 @@ bool BodyContacts::near_lists_stale(const std::vector<glm::vec3>& positions) con
 {
     // The largest moves, plain and beside the bodies, as the GPU gathers
     // them; a NaN move (a diverged vertex) makes the lists stale at once.
+    // The rigid motion is fitted only when those two do not already find
+    // the lists fresh.
     if (anchors_.empty()) {
         return false;
     }
@@ -212,18 +214,24 @@ bool BodyContacts::near_lists_stale(const std::vector<glm::vec3>& positions) con
     for (size_t s = 0; s < anchors_.size(); ++s) {
         const glm::vec3 vertex_moved = moved(s);
         const float move = glm::length(vertex_moved);
-        const float beside = cm::cm_move_beside_bodies(
-            vertex_moved, moved(layout_.surface_body_reference[s]), world_moved);
-        largest = std::isnan(move) ? move : std::max(largest, move);
-        largest_beside_bodies = std::max(largest_beside_bodies, beside);
-        if (std::isnan(largest)) {
+        if (std::isnan(move)) {
             return true;
         }
+        largest = std::max(largest, move);
+        largest_beside_bodies = std::max(
+            largest_beside_bodies,
+            cm::cm_move_beside_bodies(vertex_moved, moved(layout_.surface_body_reference[s]),
+                                      world_moved));
     }
-    const float largest_beside_rigid_motion =
-        layout_.tets_hashed() ? cm::CM_NO_MOVE_BOUND : largest_move_beside_rigid_motion(positions);
-    return !cm::cm_near_lists_fresh(largest, largest_beside_bodies, largest_beside_rigid_motion,
-                                    allowed_move_);
+    if (cm::cm_near_lists_fresh(largest, largest_beside_bodies, cm::CM_NO_MOVE_BOUND,
+                                allowed_move_)) {
+        return false;  // the rigid motion's fit could only confirm it
+    }
+    if (layout_.tets_hashed()) {
+        return true;  // a world of several bodies fits no rigid motion
+    }
+    return !cm::cm_near_lists_fresh(largest, largest_beside_bodies,
+                                    largest_move_beside_rigid_motion(positions), allowed_move_);
 }
 
 float BodyContacts::largest_move_beside_rigid_motion(const std::vector<glm::vec3>& positions) const
@@ -242,7 +250,8 @@ float BodyContacts::largest_move_beside_rigid_motion(const std::vector<glm::vec3
     const glm::vec3 position_centroid = position_sum * inv_count;
     glm::mat3 covariance(0.0f);
     for (size_t s = 0; s < anchors_.size(); ++s) {
-        covariance += glm::outerProduct(anchors_[s] - anchor_centroid, positions[surface[s]] - position_centroid);
+        covariance += glm::outerProduct(anchors_[s] - anchor_centroid,
+                                        positions[surface[s]] - position_centroid);
     }
     glm::mat3 U, V;
     glm::vec3 sigma;
@@ -250,9 +259,10 @@ float BodyContacts::largest_move_beside_rigid_motion(const std::vector<glm::vec3
     const glm::mat3 rotation = cm::cm_rigid_rotation(U, V);
     float largest = 0.0f;
     for (size_t s = 0; s < anchors_.size(); ++s) {
-        largest = std::max(largest, cm::cm_move_beside_rigid_motion(positions[surface[s]], anchors_[s],
-                                                                    rotation, anchor_centroid,
-                                                                    position_centroid));
+        largest = std::max(largest,
+                           cm::cm_move_beside_rigid_motion(positions[surface[s]], anchors_[s],
+                                                           rotation, anchor_centroid,
+                                                           position_centroid));
     }
     return largest;
 }

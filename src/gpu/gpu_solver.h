@@ -77,7 +77,6 @@ public:
     };
     NearListMoves read_near_list_moves() const;
 
-
 private:
     // Binding points; shaders/sim_common.glsl declares the same numbers.
     enum Binding {
