@@ -67,7 +67,7 @@ TEST(MeshPreparation, FixesOrientationAndComputesRestData)
     const glm::vec3 x0 = mesh.rest_positions[0];
     const glm::mat3 Dm(mesh.rest_positions[2] - x0, mesh.rest_positions[3] - x0,
                        mesh.rest_positions[1] - x0);
-    const glm::mat3 product = mesh.inv_rest_shapes[0] * Dm;
+    const glm::mat3 product = inv_rest_shape(mesh, 0) * Dm;
     for (int c = 0; c < 3; ++c)
         for (int r = 0; r < 3; ++r) EXPECT_NEAR(product[c][r], c == r ? 1.0f : 0.0f, 1e-6f);
     EXPECT_EQ(mesh.surface_triangles.size(), 4u);
@@ -187,6 +187,26 @@ TEST(MeshPreparation, JacobiWeightFollowsValence)
     EXPECT_FLOAT_EQ(jacobi_weight(1.8f, 6.0f), 0.3f);
     EXPECT_FLOAT_EQ(jacobi_weight(1.8f, 2.0f), 0.5f);    // clamped above
     EXPECT_FLOAT_EQ(jacobi_weight(1.8f, 100.0f), 0.08f); // clamped below
+}
+
+TEST(MeshPreparation, MaxCornerValenceCountsTheTetsAtEachCorner)
+{
+    Result<TetMesh> prepared = prepare_tet_mesh(box_lattice({3, 2, 2}, {0, 0, 0}, {1, 1, 1}));
+    ASSERT_TRUE(prepared.ok()) << prepared.error();
+    const TetMesh& mesh = prepared.value();
+    std::vector<uint32_t> tets_at(mesh.vertex_count(), 0u);
+    for (const glm::uvec4& tet : mesh.tets) {
+        for (int a = 0; a < 4; ++a) ++tets_at[tet[a]];
+    }
+    float largest = 0.0f;
+    for (size_t t = 0; t < mesh.tet_count(); ++t) {
+        const glm::uvec4& tet = mesh.tets[t];
+        const uint32_t expected =
+            std::max(std::max(tets_at[tet.x], tets_at[tet.y]), std::max(tets_at[tet.z], tets_at[tet.w]));
+        ASSERT_EQ(max_corner_valence(mesh, t), static_cast<float>(expected)) << "tet " << t;
+        largest = std::max(largest, max_corner_valence(mesh, t));
+    }
+    EXPECT_GT(largest, 4.0f);  // an interior vertex of the lattice has many tets
 }
 
 TEST(MeshPreparation, DropsDegenerateTetsAndUnusedVertices)

@@ -234,7 +234,7 @@ TEST(StressMath, BentBeamFollowsBeamTheory)
                 continue;  // another column, or below the top layer
             }
             const glm::mat3 F = tet_math::tm_deformation_gradient(x[0], x[1], x[2], x[3],
-                                                                  mesh->inv_rest_shapes[t]);
+                                                                  inv_rest_shape(*mesh, t));
             sum_pa += tet_math::tm_von_mises_pa(F, lame.mu_pa, lame.lambda_pa);
             ++tets;
         }

@@ -108,7 +108,7 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
             glm::mat3 U, V;
             glm::vec3 sigma;
             tet_math::tm_signed_svd(
-                tet_math::tm_deformation_gradient(x[0], x[1], x[2], x[3], mesh->inv_rest_shapes[t]),
+                tet_math::tm_deformation_gradient(x[0], x[1], x[2], x[3], inv_rest_shape(*mesh, t)),
                 U, sigma, V);
             glm::vec4 q = tet_math::tm_quaternion_of_rotation(U * glm::transpose(V));
             const float turn = slot % 3 == 0 ? 2.0e-3f : 0.3f;
@@ -154,7 +154,7 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
             glm::vec3 d[4];
             float residual = 0.0f;
             const bool volume_on = volume_compliances[t] >= 0.0f;
-            tet_math::tm_solve_tet(x[0], x[1], x[2], x[3], w, mesh->inv_rest_shapes[t], v0,
+            tet_math::tm_solve_tet(x[0], x[1], x[2], x[3], w, inv_rest_shape(*mesh, t), v0,
                                    shape_compliances[t] * inv_h2,
                                    volume_on ? volume_compliances[t] * inv_h2 : 0.0f, volume_on,
                                    1.0f, lambda_shape, lambda_volume, rotation, d[0], d[1], d[2],
@@ -167,7 +167,7 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
             glm::mat3 U, V;
             glm::vec3 sigma;
             tet_math::tm_signed_svd(tet_math::tm_deformation_gradient(
-                                        x[0], x[1], x[2], x[3], mesh->inv_rest_shapes[t]),
+                                        x[0], x[1], x[2], x[3], inv_rest_shape(*mesh, t)),
                                     U, sigma, V);
             at_rest += glm::length(sigma - glm::vec3(1.0f)) <= tet_math::TM_ARAP_SKIP;
             float scale = 1e-6f;

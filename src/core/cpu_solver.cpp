@@ -60,13 +60,17 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     start_positions_ = positions_;
     corrections_.assign(nv, glm::vec3(0.0f));
     static_push_m_.assign(nv, 0.0f);
-    // The Jacobi method's per-tet arrays (72 bytes a tet) are made when it
-    // first runs (size_jacobi_arrays): Gauss-Seidel keeps its multipliers in
-    // the blocks and moves the vertices directly.
+    // The Jacobi method's per-tet arrays (116 bytes a tet) are made when it
+    // first runs (size_jacobi_arrays): Gauss-Seidel keeps its multipliers,
+    // rest shapes and compliances in the blocks and moves the vertices
+    // directly.
     std::vector<float>().swap(lambda_arap_);
     std::vector<float>().swap(lambda_volume_);
     std::vector<glm::vec4>().swap(rotations_);
     std::vector<glm::vec3>().swap(deltas_);
+    std::vector<glm::mat3>().swap(inv_rest_shapes_);
+    std::vector<float>().swap(shape_compliance_);
+    std::vector<float>().swap(volume_compliance_);
     face_normals_.assign(mesh_->surface_triangles.size(), glm::vec3(0.0f));
     lay_out_blocks();
     grab_.reset();
@@ -162,11 +166,13 @@ void CpuSolver::refresh_materials(const SimParams& params)
     }
     MaterialArrays arrays = material_arrays(*world_, materials_);
     inverse_masses_ = std::move(arrays.inverse_masses);
-    shape_compliance_ = std::move(arrays.shape_compliance);
-    volume_compliance_ = std::move(arrays.volume_compliance);
     any_volume_term_ = arrays.any_volume_term;
     set_block_inverse_masses(blocks_, inverse_masses_);
-    set_block_compliances(blocks_, shape_compliance_, volume_compliance_);
+    set_block_compliances(blocks_, arrays.shape_compliance, arrays.volume_compliance);
+    if (jacobi_arrays_made()) {
+        shape_compliance_ = std::move(arrays.shape_compliance);
+        volume_compliance_ = std::move(arrays.volume_compliance);
+    }
 }
 
 void CpuSolver::step_frame(const SimParams& raw_params)
@@ -174,6 +180,9 @@ void CpuSolver::step_frame(const SimParams& raw_params)
     const ScopedFlushDenormals flush_denormals;
     sanitize_into(raw_params, params_);
     const SimParams& params = params_;
+    if (params.method == SolverMethod::jacobi) {
+        make_jacobi_arrays();
+    }
     refresh_materials(params);
     const bool choosing = team_->size() > 1;
     active_team_ = !choosing || chooser_.team_next() ? team_.get() : one_thread_.get();
@@ -183,9 +192,6 @@ void CpuSolver::step_frame(const SimParams& raw_params)
     PassTimes times;
     times.clock = "wall clock";
     PassClock clock(pass_timing_);
-    if (params.method == SolverMethod::jacobi) {
-        size_jacobi_arrays();
-    }
     for (int substep = 0; substep < params.substeps; ++substep) {
         predict(params, h);
         reset_lambda();
@@ -253,15 +259,21 @@ void CpuSolver::predict(const SimParams& params, float h)
     }
 }
 
-void CpuSolver::size_jacobi_arrays()
+void CpuSolver::make_jacobi_arrays()
 {
-    const size_t nt = mesh_->tet_count();
-    if (deltas_.size() != nt * 4) {
-        lambda_arap_.assign(nt, 0.0f);
-        lambda_volume_.assign(nt, 0.0f);
-        rotations_.assign(nt, tet_math::TM_IDENTITY_ROTATION);
-        deltas_.assign(nt * 4, glm::vec3(0.0f));
+    if (jacobi_arrays_made()) {
+        return;
     }
+    const size_t nt = mesh_->tet_count();
+    lambda_arap_.assign(nt, 0.0f);
+    lambda_volume_.assign(nt, 0.0f);
+    rotations_.assign(nt, tet_math::TM_IDENTITY_ROTATION);
+    deltas_.assign(nt * 4, glm::vec3(0.0f));
+    inv_rest_shapes_.resize(nt);
+    for (size_t t = 0; t < nt; ++t) {
+        inv_rest_shapes_[t] = inv_rest_shape(*mesh_, t);
+    }
+    materials_.clear();  // refresh_materials keeps the compliances from now on
 }
 
 void CpuSolver::reset_lambda()
@@ -291,7 +303,7 @@ float CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm
     const float alpha_volume = volume_on ? volume_compliance_[t] * k.inv_h2 : 0.0f;
     float residual = 0.0f;
     tet_math::tm_solve_tet(positions_[tet.x], positions_[tet.y], positions_[tet.z],
-                           positions_[tet.w], w, mesh.inv_rest_shapes[t], rest_volume,
+                           positions_[tet.w], w, inv_rest_shapes_[t], rest_volume,
                            shape_compliance_[t] * k.inv_h2, alpha_volume, volume_on, omega,
                            lambda_arap_[t], lambda_volume_[t], rotations_[t], d[0], d[1], d[2],
                            d[3], residual);
@@ -306,7 +318,7 @@ void CpuSolver::solve_tets(const SimParams& params, float h)
     const TetStepConstants k = tet_step_constants(params, h);
     double residual = 0.0;
     for (size_t t = 0; t < mesh_->tet_count(); ++t) {
-        residual += solve_tet(t, k, jacobi_weight(k.jacobi_k, mesh_->max_corner_valence[t]),
+        residual += solve_tet(t, k, jacobi_weight(k.jacobi_k, max_corner_valence(*mesh_, t)),
                               &deltas_[t * 4]);
     }
     mean_residual_ = static_cast<float>(residual / mesh_->tet_count());

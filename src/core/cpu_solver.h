@@ -68,9 +68,9 @@ private:
     // Per substep of length h (DESIGN.md 4.1 - 4.4).
     void predict(const SimParams& params, float h);
     void reset_lambda();
-    // The Gauss-Seidel blocks' copy of where their corners began the substep.
     // Makes the Jacobi method's arrays once it first runs on this mesh.
-    void size_jacobi_arrays();
+    void make_jacobi_arrays();
+    bool jacobi_arrays_made() const { return !deltas_.empty(); }
     void forget_rotations();  // every tet's back to the identity
     // What every tet step of a substep shares.
     struct TetStepConstants {
@@ -128,11 +128,14 @@ private:
     std::vector<glm::vec3> start_positions_;
     std::vector<glm::vec3> corrections_;
     std::vector<float> static_push_m_;       // normal correction by ground and obstacles this substep
-    // Jacobi only, empty until it first runs.
+    // Jacobi only, empty until it first runs (make_jacobi_arrays).
     std::vector<float> lambda_arap_;         // per tet
     std::vector<float> lambda_volume_;       // per tet
     std::vector<glm::vec4> rotations_;       // per tet, its last rotation (tm_tet_rotation)
     std::vector<glm::vec3> deltas_;          // per tet corner slot (tet * 4 + corner)
+    std::vector<glm::mat3> inv_rest_shapes_;  // per tet, B = Dm^-1
+    std::vector<float> shape_compliance_;    // per tet, 1 / (2 mu V0)
+    std::vector<float> volume_compliance_;   // per tet, 1 / (lambda V0); -1: no volume term
     std::vector<glm::vec3> face_normals_;    // per surface triangle, area weighted
 
     TetBlockKernelInfo kernel_ = available_tet_block_kernels().front();
@@ -153,8 +156,6 @@ private:
     float grab_max_step_m_ = 0.05f;
 
     std::vector<float> inverse_masses_;      // depend on the densities
-    std::vector<float> shape_compliance_;    // per tet, 1 / (2 mu V0)
-    std::vector<float> volume_compliance_;   // per tet, 1 / (lambda V0); -1: no volume term
     bool any_volume_term_ = false;
     std::vector<BodyMaterial> materials_;    // per body, what the above were computed for
 

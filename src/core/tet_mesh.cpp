@@ -14,6 +14,16 @@ namespace {
 // degenerate (DESIGN.md 1.1).
 constexpr double kDegenerateVolumeFraction = 1e-12;
 
+// Tet t's rest edges from corner 0, in double: Dm of DESIGN.md 1.3.
+glm::dmat3 rest_edges(const TetMesh& mesh, size_t t)
+{
+    const glm::uvec4& tet = mesh.tets[t];
+    const glm::dvec3 x0(mesh.rest_positions[tet.x]);
+    return glm::dmat3(glm::dvec3(mesh.rest_positions[tet.y]) - x0,
+                      glm::dvec3(mesh.rest_positions[tet.z]) - x0,
+                      glm::dvec3(mesh.rest_positions[tet.w]) - x0);
+}
+
 std::string prefix(const TetMeshDesc& desc)
 {
     return "mesh '" + (desc.name.empty() ? std::string("unnamed") : desc.name) + "': ";
@@ -116,6 +126,22 @@ double TetMesh::total_rest_volume_m3() const
         sum += v;
     }
     return sum;
+}
+
+glm::mat3 inv_rest_shape(const TetMesh& mesh, size_t t)
+{
+    return glm::mat3(glm::inverse(rest_edges(mesh, t)));
+}
+
+float max_corner_valence(const TetMesh& mesh, size_t t)
+{
+    const Csr& slots = mesh.vertex_tet_corners;
+    const glm::uvec4& tet = mesh.tets[t];
+    uint32_t most = 0;
+    for (int a = 0; a < 4; ++a) {
+        most = std::max(most, slots.end(tet[a]) - slots.begin(tet[a]));
+    }
+    return static_cast<float>(most);
 }
 
 float jacobi_weight(float k, float max_corner_valence)
@@ -251,32 +277,17 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc, LoadProgress* progress
 
     if (!step_done(0.03)) return cancelled();
 
-    // 3.-4. Rest data and lumped volumes (mass = density * lumped volume).
+    // 3.-4. Rest volumes and lumped volumes (mass = density * lumped volume).
     const size_t nt = mesh.tets.size();
-    mesh.inv_rest_shapes.resize(nt);
     mesh.rest_volumes_m3.resize(nt);
     mesh.lumped_volumes_m3.assign(nv, 0.0f);
-    std::vector<uint32_t> valence(nv, 0);
     for (size_t t = 0; t < nt; ++t) {
         const glm::uvec4& tet = mesh.tets[t];
-        const glm::dvec3 x0(mesh.rest_positions[tet.x]);
-        const glm::dmat3 Dm(glm::dvec3(mesh.rest_positions[tet.y]) - x0,
-                            glm::dvec3(mesh.rest_positions[tet.z]) - x0,
-                            glm::dvec3(mesh.rest_positions[tet.w]) - x0);
-        mesh.inv_rest_shapes[t] = glm::mat3(glm::inverse(Dm));
-        const double volume = glm::determinant(Dm) / 6.0;
+        const double volume = glm::determinant(rest_edges(mesh, t)) / 6.0;
         mesh.rest_volumes_m3[t] = static_cast<float>(volume);
         for (int a = 0; a < 4; ++a) {
             mesh.lumped_volumes_m3[tet[a]] += static_cast<float>(volume / 4.0);
-            ++valence[tet[a]];
         }
-    }
-    mesh.max_corner_valence.resize(nt);
-    for (size_t t = 0; t < nt; ++t) {
-        const glm::uvec4& tet = mesh.tets[t];
-        uint32_t m = std::max(std::max(valence[tet.x], valence[tet.y]),
-                              std::max(valence[tet.z], valence[tet.w]));
-        mesh.max_corner_valence[t] = static_cast<float>(m);
     }
 
     if (!step_done(0.04)) return cancelled();
@@ -313,11 +324,16 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc, LoadProgress* progress
     Result<Csr> colors = color_tets(mesh.tets, nv);
     if (!colors) {
         // The colours needed are at least the most tets at one vertex.
-        const size_t crowded = static_cast<size_t>(
-            std::max_element(valence.begin(), valence.end()) - valence.begin());
+        const Csr& slots = mesh.vertex_tet_corners;
+        size_t crowded = 0;
+        for (size_t v = 1; v < nv; ++v) {
+            if (slots.end(v) - slots.begin(v) > slots.end(crowded) - slots.begin(crowded)) {
+                crowded = v;
+            }
+        }
         return Result<TetMesh>::failure(
             prefix(desc) + "vertex " + std::to_string(mesh.source_vertex[crowded]) +
-            " is shared by " + std::to_string(valence[crowded]) +
+            " is shared by " + std::to_string(slots.end(crowded) - slots.begin(crowded)) +
             " tets, and tets that share a vertex need colours of their own: the mesh " +
             colors.error() + ", at most " + std::to_string(kMaxTetColors) +
             " are allowed, one solver pass each per iteration");

@@ -51,11 +51,12 @@ struct TetMesh {
     std::vector<uint8_t> pinned;             // 1: inverse mass 0, never moves
     std::vector<uint32_t> source_vertex;     // index in the TetMeshDesc
 
-    // Per tet, every one with positive rest volume.
+    // Per tet, every one with positive rest volume. Each tet's B = Dm^-1 and
+    // the valence of its corners are not kept (36 and 4 bytes a tet): the
+    // solvers keep what they step with in layouts of their own, and make
+    // them with inv_rest_shape() and max_corner_valence().
     std::vector<glm::uvec4> tets;
-    std::vector<glm::mat3> inv_rest_shapes;  // B = Dm^-1
     std::vector<float> rest_volumes_m3;      // V0 = det(Dm) / 6 > 0
-    std::vector<float> max_corner_valence;   // max over corners of tets per vertex
 
     // Boundary, counter-clockwise seen from outside, in simulation indices.
     std::vector<glm::uvec3> surface_triangles;
@@ -93,6 +94,13 @@ std::string dropped_tets_warning(const TetMesh& mesh);
 // The boundary faces, counter-clockwise seen from outside, for tets of
 // positive volume (DESIGN.md 1.5): the faces that exactly one tet has.
 std::vector<glm::uvec3> boundary_triangles(const std::vector<glm::uvec4>& tets);
+
+// Tet t's B = Dm^-1, Dm its rest edges from corner 0 (computed in double
+// from the rest positions: the same bits on every call).
+glm::mat3 inv_rest_shape(const TetMesh& mesh, size_t t);
+
+// The most tets any corner of tet t belongs to.
+float max_corner_valence(const TetMesh& mesh, size_t t);
 
 // Jacobi relaxation weight of a tet (DESIGN.md 1.7): one scalar for all four
 // corners, so each tet's correction conserves momentum.

@@ -228,7 +228,7 @@ void GpuSolver::refresh_materials(const SimParams& params)
     const TetMesh& m = *mesh_;
     std::vector<TetRestBlock> rests(m.tet_count());
     for (size_t t = 0; t < rests.size(); ++t) {
-        const glm::mat3& B = m.inv_rest_shapes[t];
+        const glm::mat3 B = inv_rest_shape(m, t);
         rests[t] = {glm::vec4(B[0], m.rest_volumes_m3[t]),
                     glm::vec4(B[1], arrays.shape_compliance[t]),
                     glm::vec4(B[2], arrays.volume_compliance[t])};

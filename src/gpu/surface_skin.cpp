@@ -106,7 +106,7 @@ void SurfaceSkin::upload_stress_data()
     const TetMesh& mesh = *mesh_;
     std::vector<StressTetBlock> tets(mesh.tet_count());
     for (size_t t = 0; t < tets.size(); ++t) {
-        const glm::mat3& B = mesh.inv_rest_shapes[t];
+        const glm::mat3 B = inv_rest_shape(mesh, t);
         tets[t].corners = mesh.tets[t];
         tets[t].b0 = glm::vec4(B[0], 0.0f);
         // As a float's value (exact below 2^24; at most kMaxWorldBodies):

@@ -47,7 +47,7 @@ std::vector<float> reference_stress(const World& world, const RenderSurface& sur
     for (size_t t = 0; t < tet_stress.size(); ++t) {
         const glm::uvec4 c = mesh.tets[t];
         const glm::mat3 F = tet_math::tm_deformation_gradient(x[c.x], x[c.y], x[c.z], x[c.w],
-                                                              mesh.inv_rest_shapes[t]);
+                                                              inv_rest_shape(mesh, t));
         tet_stress[t] = tet_math::tm_von_mises_pa(F, lame.mu_pa, lame.lambda_pa);
     }
     std::vector<float> vertex_stress(mesh.vertex_count(), 0.0f);

@@ -59,9 +59,10 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
             for (int a = 0; a < 4; ++a) {
                 blocks.corner[a][slot] = static_cast<int32_t>(mesh.tets[t][a]);
             }
+            const glm::mat3 B = inv_rest_shape(mesh, t);
             for (int column = 0; column < 3; ++column) {
                 for (int row = 0; row < 3; ++row) {
-                    blocks.b[3 * column + row][slot] = mesh.inv_rest_shapes[t][column][row];
+                    blocks.b[3 * column + row][slot] = B[column][row];
                 }
             }
             blocks.inv_rest_volume[slot] = 1.0f / mesh.rest_volumes_m3[t];
