@@ -132,10 +132,10 @@ void BodyContacts::load(const World& world)
     layout_ = ContactLayout::make(world);
     const size_t surface = layout_.surface_vertices.size();
     const size_t triangles = world.mesh->surface_triangles.size();
-    triangle_table_.resize(layout_.table_size, triangles * kMaxCellsPerTriangle);
+    triangle_table_.resize(layout_.table_size);
     triangle_boxes_.assign(2 * triangles, glm::vec3(0.0f));
     const size_t hashed_tets = layout_.tets_hashed() ? world.mesh->tets.size() : 0;
-    tet_table_.resize(layout_.tet_table_size, hashed_tets * kMaxCellsPerTet);
+    tet_table_.resize(layout_.tet_table_size);
     tet_boxes_.assign(2 * hashed_tets, glm::vec3(0.0f));
     const size_t bodies = layout_.tets_hashed() ? world.body_count() : 0;
     body_boxes_.assign(bodies, Bounds{});

@@ -15,19 +15,22 @@
 
 class CellTable {
 public:
-    // table_size buckets, room for max_entries listings: sized once, so that
-    // building allocates nothing (but the members' counts, on the first
-    // build with a team of a new size).
-    void resize(uint32_t table_size, size_t max_entries)
+    // table_size buckets, and no listings yet. The listings' array grows to
+    // the count a build needs, and a quarter more, so that later builds,
+    // whose counts move a little as the items move, allocate nothing (nor do
+    // the members' counts, but on the first build with a team of a new
+    // size). Sizing it for the most cells an item may take (64) held 16
+    // bytes a tet on a 200k-tet lattice and 256 a tet where tets are hashed.
+    void resize(uint32_t table_size)
     {
         offsets_.assign(table_size + 1, 0u);
-        entries_.assign(max_entries, 0u);
+        std::vector<uint32_t>().swap(entries_);
         member_counts_.clear();
     }
 
     // Lists items 0 .. items - 1; for_each_bucket(item, visit) calls
     // visit(bucket) for every bucket the item goes in, the same buckets on
-    // both calls, at most max_entries in all.
+    // both calls.
     template <typename ForEachBucket>
     void build(uint32_t items, WorkerTeam& team, const ForEachBucket& for_each_bucket)
     {
@@ -62,6 +65,9 @@ public:
                     }
                 }
                 offsets_[buckets] = offset;
+                if (offset > entries_.size()) {
+                    entries_.resize(size_t{offset} + offset / 4);
+                }
             }
             team.barrier();
             for (uint32_t i = begin; i < end; ++i) {
