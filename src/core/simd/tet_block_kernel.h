@@ -29,7 +29,7 @@ struct TetBlockArrays {
     const float* inverse_mass[4];
     float* lambda_shape;
     float* lambda_volume;
-    float* rotation[4];  // the tet's last rotation, quaternion x y z w
+    int16_t* rotation[4];  // the tet's last rotation, quaternion x y z w (TetBlocks::rotation)
 };
 
 struct TetBlockStep {
