@@ -29,7 +29,7 @@ struct TetBlockArrays {
     const float* inverse_mass[4];
     float* lambda_shape;
     float* lambda_volume;
-    int16_t* rotation[4];  // the tet's last rotation, quaternion x y z w (TetBlocks::rotation)
+    float* rotation[4];  // the tet's last rotation, quaternion x y z w
 };
 
 struct TetBlockStep {

@@ -398,12 +398,7 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
     const m3 Ds = {{x[1] - x[0], x[2] - x[0], x[3] - x[0]}};
     const m3 F = mul(Ds, Bm);
     vf q[4];
-    for (int i = 0; i < 4; ++i) q[i] = tb_load_snorm16(blocks.rotation[i] + slot);
-    {
-        // Unit again after the rounding to 16 bits (block_rotation, the same).
-        const vf length = tb_sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-        for (int i = 0; i < 4; ++i) q[i] = q[i] / length;
-    }
+    for (int i = 0; i < 4; ++i) q[i] = tb_load(blocks.rotation[i] + slot);
     const vmask found = polar_newton_step(F, q);
     m3 R = rotation_of_quaternion(q);
     const vmask moves = (w[0] + w[1] + w[2] + w[3]) > 0.0f;  // padding does not
@@ -420,7 +415,7 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
         }
         for (int i = 0; i < 4; ++i) q[i] = select(needs_svd, q_svd[i], q[i]);
     }
-    for (int i = 0; i < 4; ++i) tb_store_snorm16(blocks.rotation[i] + slot, q[i]);
+    for (int i = 0; i < 4; ++i) tb_store(blocks.rotation[i] + slot, q[i]);
     const m3 FminusR = {{F.c[0] - R.c[0], F.c[1] - R.c[1], F.c[2] - R.c[2]}};
     // |F - R| = |Sigma - I| (F - R = U (Sigma - I) V^T).
     const vf C = tb_sqrt(dot(FminusR.c[0], FminusR.c[0]) + dot(FminusR.c[1], FminusR.c[1]) +

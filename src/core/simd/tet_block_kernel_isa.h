@@ -45,26 +45,6 @@ inline vi tb_load(const int32_t* p)
     return v;
 }
 inline void tb_store(float* p, vf v) { __builtin_memcpy(p, &v, sizeof v); }
-// A unit quaternion's entries as signed 16-bit fractions (TetBlocks::rotation;
-// tet_blocks.cpp's tb_pack_snorm16 does the same arithmetic): v * 32767
-// rounded half away from zero, within +-32767.
-typedef int16_t nh __attribute__((vector_size(kNativeLanes * sizeof(int16_t))));
-inline vf tb_load_snorm16(const int16_t* p)
-{
-    nh h;
-    __builtin_memcpy(&h, p, sizeof h);
-    return __builtin_convertvector(h, vf) / 32767.0f;
-}
-inline void tb_store_snorm16(int16_t* p, vf v)
-{
-    const vf scaled = v * 32767.0f;
-    const vf rounded = scaled >= 0.0f ? scaled + 0.5f : scaled - 0.5f;
-    vi i = __builtin_convertvector(rounded, vi);  // towards zero
-    i = i > 32767 ? 32767 : i;
-    i = i < -32767 ? -32767 : i;
-    const nh h = __builtin_convertvector(i, nh);
-    __builtin_memcpy(p, &h, sizeof h);
-}
 inline void tb_gather_xyz(const float* base, vi index, vf& x, vf& y, vf& z)
 {
     native_gather_xyz(base, index, x, y, z);
@@ -128,15 +108,6 @@ inline void tb_store(float* p, vf v)
 {
     single::tb_store(p, v.a);
     single::tb_store(p + kNativeLanes, v.b);
-}
-inline vf tb_load_snorm16(const int16_t* p)
-{
-    return {single::tb_load_snorm16(p), single::tb_load_snorm16(p + kNativeLanes)};
-}
-inline void tb_store_snorm16(int16_t* p, vf v)
-{
-    single::tb_store_snorm16(p, v.a);
-    single::tb_store_snorm16(p + kNativeLanes, v.b);
 }
 inline void tb_gather_xyz(const float* base, vi index, vf& x, vf& y, vf& z)
 {

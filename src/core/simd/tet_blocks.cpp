@@ -4,23 +4,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cmath>
-
-namespace {
-
-// A rotation entry as the kernels keep it (tb_store_snorm16,
-// tet_block_kernel_isa.h, the same arithmetic): v * 32767 rounded half away
-// from zero, within +-32767.
-int16_t tb_pack_snorm16(float v)
-{
-    const float scaled = v * 32767.0f;
-    const int rounded = static_cast<int>(scaled >= 0.0f ? scaled + 0.5f : scaled - 0.5f);
-    return static_cast<int16_t>(std::clamp(rounded, -32767, 32767));
-}
-
-float tb_unpack_snorm16(int16_t h) { return static_cast<float>(h) / 32767.0f; }
-
-}  // namespace
 
 TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint32_t>& tet_share,
                           size_t shares)
@@ -65,7 +48,7 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
     for (auto& w : blocks.inverse_mass) w = AlignedArray<float>(slots);
     blocks.lambda_shape = AlignedArray<float>(slots);
     blocks.lambda_volume = AlignedArray<float>(slots);
-    for (AlignedArray<int16_t>& entry : blocks.rotation) entry = AlignedArray<int16_t>(slots);
+    for (AlignedArray<float>& entry : blocks.rotation) entry = AlignedArray<float>(slots);
     set_block_rotations_to_identity(blocks);
 
     for (size_t r = 0; r < runs.size(); ++r) {
@@ -132,22 +115,8 @@ void set_block_rotations_to_identity(TetBlocks& blocks)
 {
     const size_t slots = blocks.block_count * static_cast<size_t>(blocks.lanes);
     for (int i = 0; i < 4; ++i) {
-        std::fill_n(blocks.rotation[i].data(), slots,
-                    tb_pack_snorm16(tet_math::TM_IDENTITY_ROTATION[i]));
+        std::fill_n(blocks.rotation[i].data(), slots, tet_math::TM_IDENTITY_ROTATION[i]);
     }
-}
-
-glm::vec4 block_rotation(const TetBlocks& blocks, size_t slot)
-{
-    glm::vec4 q;
-    for (int i = 0; i < 4; ++i) q[i] = tb_unpack_snorm16(blocks.rotation[i][slot]);
-    const float length = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    return q / length;
-}
-
-void set_block_rotation(TetBlocks& blocks, size_t slot, const glm::vec4& q)
-{
-    for (int i = 0; i < 4; ++i) blocks.rotation[i][slot] = tb_pack_snorm16(q[i]);
 }
 
 TetBlockArrays block_arrays(TetBlocks& blocks)

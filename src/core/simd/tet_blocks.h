@@ -43,13 +43,9 @@ struct TetBlocks {
     AlignedArray<float> inverse_mass[4];  // per corner; 0 for pinned and padding
     AlignedArray<float> lambda_shape;     // XPBD multipliers, reset every substep
     AlignedArray<float> lambda_volume;
-    // Each tet's rotation from its last step, where the next step's starts
-    // (tm_tet_rotation; identity at first): a unit quaternion (x, y, z, w),
-    // each entry kept as a signed 16-bit fraction, as the compute shaders
-    // keep it (packSnorm2x16), and renormalized when read. It only starts
-    // the step's Newton iteration, whose one step lands within float
-    // rounding from 3e-5 away: 8 bytes a tet instead of 16.
-    AlignedArray<int16_t> rotation[4];
+    // Each tet's rotation from its last step, a unit quaternion (x, y, z, w)
+    // where the next step's starts (tm_tet_rotation; identity at first).
+    AlignedArray<float> rotation[4];
 
     static constexpr uint32_t kPaddingTet = 0xffffffffu;
 };
@@ -62,11 +58,6 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes,
 
 // Every tet's rotation back to the identity (where its next step starts).
 void set_block_rotations_to_identity(TetBlocks& blocks);
-
-// The rotation stored at a slot, as the kernels read it, and a rotation
-// stored as they store it (a unit quaternion x, y, z, w).
-glm::vec4 block_rotation(const TetBlocks& blocks, size_t slot);
-void set_block_rotation(TetBlocks& blocks, size_t slot, const glm::vec4& q);
 
 // The pointers the kernels take; valid until `blocks` changes.
 TetBlockArrays block_arrays(TetBlocks& blocks);
