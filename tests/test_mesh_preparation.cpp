@@ -152,7 +152,7 @@ TEST(MeshPreparation, PinnedVerticesHaveZeroInverseMass)
 TEST(MeshPreparation, AdjacencyListsEveryCornerOnceInOrder)
 {
     std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::torus);
-    const Csr& csr = mesh->vertex_tet_corners;
+    const Csr csr = vertex_tet_corners(*mesh);
     ASSERT_EQ(csr.rows(), mesh->vertex_count());
     ASSERT_EQ(csr.entries.size(), mesh->tet_count() * 4);
     std::vector<int> seen(csr.entries.size(), 0);
@@ -203,8 +203,9 @@ TEST(MeshPreparation, MaxCornerValenceCountsTheTetsAtEachCorner)
         const glm::uvec4& tet = mesh.tets[t];
         const uint32_t expected =
             std::max(std::max(tets_at[tet.x], tets_at[tet.y]), std::max(tets_at[tet.z], tets_at[tet.w]));
-        ASSERT_EQ(max_corner_valence(mesh, t), static_cast<float>(expected)) << "tet " << t;
-        largest = std::max(largest, max_corner_valence(mesh, t));
+        const float valence = max_corner_valence(vertex_tet_corners(mesh), tet);
+        ASSERT_EQ(valence, static_cast<float>(expected)) << "tet " << t;
+        largest = std::max(largest, valence);
     }
     EXPECT_GT(largest, 4.0f);  // an interior vertex of the lattice has many tets
 }

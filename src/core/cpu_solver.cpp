@@ -60,8 +60,8 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     start_positions_ = positions_;
     corrections_.assign(nv, glm::vec3(0.0f));
     static_push_m_.assign(nv, 0.0f);
-    // The Jacobi method's per-tet arrays (116 bytes a tet) are made when it
-    // first runs (size_jacobi_arrays): Gauss-Seidel keeps its multipliers,
+    // The Jacobi method's per-tet arrays (132 bytes a tet) are made when it
+    // first runs (make_jacobi_arrays): Gauss-Seidel keeps its multipliers,
     // rest shapes and compliances in the blocks and moves the vertices
     // directly.
     std::vector<float>().swap(lambda_arap_);
@@ -69,6 +69,7 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     std::vector<glm::vec4>().swap(rotations_);
     std::vector<glm::vec3>().swap(deltas_);
     std::vector<glm::mat3>().swap(inv_rest_shapes_);
+    corners_ = Csr{};
     std::vector<float>().swap(shape_compliance_);
     std::vector<float>().swap(volume_compliance_);
     face_normals_.assign(mesh_->surface_triangles.size(), glm::vec3(0.0f));
@@ -269,6 +270,7 @@ void CpuSolver::make_jacobi_arrays()
     lambda_volume_.assign(nt, 0.0f);
     rotations_.assign(nt, tet_math::TM_IDENTITY_ROTATION);
     deltas_.assign(nt * 4, glm::vec3(0.0f));
+    corners_ = vertex_tet_corners(*mesh_);
     inv_rest_shapes_.resize(nt);
     for (size_t t = 0; t < nt; ++t) {
         inv_rest_shapes_[t] = inv_rest_shape(*mesh_, t);
@@ -318,8 +320,8 @@ void CpuSolver::solve_tets(const SimParams& params, float h)
     const TetStepConstants k = tet_step_constants(params, h);
     double residual = 0.0;
     for (size_t t = 0; t < mesh_->tet_count(); ++t) {
-        residual += solve_tet(t, k, jacobi_weight(k.jacobi_k, max_corner_valence(*mesh_, t)),
-                              &deltas_[t * 4]);
+        const float valence = max_corner_valence(corners_, mesh_->tets[t]);
+        residual += solve_tet(t, k, jacobi_weight(k.jacobi_k, valence), &deltas_[t * 4]);
     }
     mean_residual_ = static_cast<float>(residual / mesh_->tet_count());
 }
@@ -433,7 +435,7 @@ void CpuSolver::project_static(const SimParams& params)
 
 void CpuSolver::apply_deltas(const SimParams& params)
 {
-    const Csr& slots = mesh_->vertex_tet_corners;
+    const Csr& slots = corners_;
     for (size_t v = 0; v < positions_.size(); ++v) {
         if (inverse_masses_[v] == 0.0f) {
             continue;

@@ -166,7 +166,7 @@ std::map<uint32_t, BodySurface> surfaces_of(const std::vector<Candidate>& candid
 // length (the sagging beam preset has a pinned vertex 36 um into the tet
 // next to it, 27 mm from the nearest surface triangle not its own).
 double depth(uint32_t v, bool own_body, const BodySurface& surface, const TetMesh& mesh,
-             const Positions& pos)
+             const Csr& slots, const Positions& pos)
 {
     double d = surface.tree.nearest(pos.x[v], [&](const glm::dvec3& p, uint32_t item) {
         const glm::uvec3& tri = mesh.surface_triangles[surface.triangles[item]];
@@ -174,7 +174,6 @@ double depth(uint32_t v, bool own_body, const BodySurface& surface, const TetMes
         return point_triangle_distance(p, pos.x[tri.x], pos.x[tri.y], pos.x[tri.z]);
     });
     if (!own_body) return d;
-    const Csr& slots = mesh.vertex_tet_corners;
     for (uint32_t s = slots.begin(v); s < slots.end(v); ++s) {
         const uint32_t slot = slots.entries[s];
         const glm::uvec4& tet = mesh.tets[slot / 4];
@@ -201,11 +200,12 @@ PenetrationReport measure_penetration(const TetMesh& mesh,
     const std::map<uint32_t, BodySurface> surfaces =
         surfaces_of(candidates, mesh, vertex_body, pos);
 
+    const Csr slots = vertex_tet_corners(mesh);  // a vertex's own tets
     PenetrationReport report;
     uint32_t last_counted = PenetrationReport::kNone;
     for (const Candidate& c : candidates) {
         const bool own_body = c.body == vertex_body[c.vertex];
-        const double d = depth(c.vertex, own_body, surfaces.at(c.body), mesh, pos);
+        const double d = depth(c.vertex, own_body, surfaces.at(c.body), mesh, slots, pos);
         // On the body's surface, to within rounding: touching, not inside.
         // (+infinity, a body with no surface left to measure, counts with
         // no depth.)

@@ -14,7 +14,7 @@ namespace {
 // degenerate (DESIGN.md 1.1).
 constexpr double kDegenerateVolumeFraction = 1e-12;
 
-// Tet t's rest edges from corner 0, in double: Dm of DESIGN.md 1.3.
+// Tet t's rest edges from corner 0 (Dm), in double.
 glm::dmat3 rest_edges(const TetMesh& mesh, size_t t)
 {
     const glm::uvec4& tet = mesh.tets[t];
@@ -133,13 +133,22 @@ glm::mat3 inv_rest_shape(const TetMesh& mesh, size_t t)
     return glm::mat3(glm::inverse(rest_edges(mesh, t)));
 }
 
-float max_corner_valence(const TetMesh& mesh, size_t t)
+Csr vertex_tet_corners(const TetMesh& mesh)
 {
-    const Csr& slots = mesh.vertex_tet_corners;
-    const glm::uvec4& tet = mesh.tets[t];
+    std::vector<uint32_t> vertex_of_slot(mesh.tet_count() * 4);
+    for (size_t t = 0; t < mesh.tet_count(); ++t) {
+        for (int a = 0; a < 4; ++a) {
+            vertex_of_slot[t * 4 + a] = mesh.tets[t][a];
+        }
+    }
+    return build_csr(mesh.vertex_count(), vertex_of_slot);
+}
+
+float max_corner_valence(const Csr& corners, const glm::uvec4& tet)
+{
     uint32_t most = 0;
     for (int a = 0; a < 4; ++a) {
-        most = std::max(most, slots.end(tet[a]) - slots.begin(tet[a]));
+        most = std::max(most, corners.end(tet[a]) - corners.begin(tet[a]));
     }
     return static_cast<float>(most);
 }
@@ -297,14 +306,7 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc, LoadProgress* progress
 
     if (!step_done(0.86)) return cancelled();
 
-    // 6. Adjacency: slot s = tet * 4 + corner belongs to vertex tets[t][corner].
-    std::vector<uint32_t> vertex_of_slot(nt * 4);
-    for (size_t t = 0; t < nt; ++t) {
-        for (int a = 0; a < 4; ++a) {
-            vertex_of_slot[t * 4 + a] = mesh.tets[t][a];
-        }
-    }
-    mesh.vertex_tet_corners = build_csr(nv, vertex_of_slot);
+    // 6. Adjacency of the surface: each vertex's triangles.
     std::vector<uint32_t> triangle_rows;
     for (uint32_t f = 0; f < mesh.surface_triangles.size(); ++f) {
         for (int a = 0; a < 3; ++a) {
@@ -324,16 +326,15 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc, LoadProgress* progress
     Result<Csr> colors = color_tets(mesh.tets, nv);
     if (!colors) {
         // The colours needed are at least the most tets at one vertex.
-        const Csr& slots = mesh.vertex_tet_corners;
-        size_t crowded = 0;
-        for (size_t v = 1; v < nv; ++v) {
-            if (slots.end(v) - slots.begin(v) > slots.end(crowded) - slots.begin(crowded)) {
-                crowded = v;
-            }
+        std::vector<uint32_t> valence(nv, 0u);
+        for (const glm::uvec4& tet : mesh.tets) {
+            for (int a = 0; a < 4; ++a) ++valence[tet[a]];
         }
+        const size_t crowded = static_cast<size_t>(
+            std::max_element(valence.begin(), valence.end()) - valence.begin());
         return Result<TetMesh>::failure(
             prefix(desc) + "vertex " + std::to_string(mesh.source_vertex[crowded]) +
-            " is shared by " + std::to_string(slots.end(crowded) - slots.begin(crowded)) +
+            " is shared by " + std::to_string(valence[crowded]) +
             " tets, and tets that share a vertex need colours of their own: the mesh " +
             colors.error() + ", at most " + std::to_string(kMaxTetColors) +
             " are allowed, one solver pass each per iteration");

@@ -52,9 +52,9 @@ struct TetMesh {
     std::vector<uint32_t> source_vertex;     // index in the TetMeshDesc
 
     // Per tet, every one with positive rest volume. Each tet's B = Dm^-1 and
-    // the valence of its corners are not kept (36 and 4 bytes a tet): the
-    // solvers keep what they step with in layouts of their own, and make
-    // them with inv_rest_shape() and max_corner_valence().
+    // each vertex's list of tet corners are not kept (36 and 16 bytes a
+    // tet): the solvers keep what they step with in layouts of their own,
+    // and make them with inv_rest_shape() and vertex_tet_corners().
     std::vector<glm::uvec4> tets;
     std::vector<float> rest_volumes_m3;      // V0 = det(Dm) / 6 > 0
 
@@ -62,7 +62,6 @@ struct TetMesh {
     std::vector<glm::uvec3> surface_triangles;
     std::shared_ptr<const SurfaceMesh> skin;  // TetMeshDesc::skin, unchanged
 
-    Csr vertex_tet_corners;  // vertex -> slots (tet * 4 + corner)
     Csr vertex_triangles;    // vertex -> surface triangles
     Csr tet_colors;          // colour -> tets; no two tets of a colour share a vertex
 
@@ -99,8 +98,12 @@ std::vector<glm::uvec3> boundary_triangles(const std::vector<glm::uvec4>& tets);
 // from the rest positions: the same bits on every call).
 glm::mat3 inv_rest_shape(const TetMesh& mesh, size_t t);
 
-// The most tets any corner of tet t belongs to.
-float max_corner_valence(const TetMesh& mesh, size_t t);
+// Each vertex's tet corners: row v lists the slots tet * 4 + corner whose
+// vertex is v, ascending.
+Csr vertex_tet_corners(const TetMesh& mesh);
+
+// The most tets any corner of `tet` belongs to, from vertex_tet_corners().
+float max_corner_valence(const Csr& corners, const glm::uvec4& tet);
 
 // Jacobi relaxation weight of a tet (DESIGN.md 1.7): one scalar for all four
 // corners, so each tet's correction conserves momentum.

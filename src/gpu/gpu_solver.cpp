@@ -157,8 +157,9 @@ void GpuSolver::load(std::shared_ptr<const World> world)
     upload_body_at_rest();
     materials_.clear();
     refresh_materials(SimParams());
-    upload(buffers_[kSlotOffsets], m.vertex_tet_corners.offsets, GL_STATIC_DRAW);
-    upload(buffers_[kSlotEntries], m.vertex_tet_corners.entries, GL_STATIC_DRAW);
+    const Csr corners = vertex_tet_corners(m);
+    upload(buffers_[kSlotOffsets], corners.offsets, GL_STATIC_DRAW);
+    upload(buffers_[kSlotEntries], corners.entries, GL_STATIC_DRAW);
     upload(buffers_[kNormals], std::vector<glm::vec4>(nv, glm::vec4(0.0f, 1.0f, 0.0f, 0.0f)));
 
     upload(buffers_[kTets], m.tets, GL_STATIC_DRAW);

@@ -117,8 +117,9 @@ void SurfaceSkin::upload_stress_data()
     stress_tets_ = upload(tets);
     body_lame_ = zeros(body_count_ * sizeof(glm::vec2));
     tet_stress_ = zeros(mesh.tet_count() * sizeof(float));
-    corner_offsets_ = upload(mesh.vertex_tet_corners.offsets);
-    corner_entries_ = upload(mesh.vertex_tet_corners.entries);
+    const Csr corners = vertex_tet_corners(mesh);
+    corner_offsets_ = upload(corners.offsets);
+    corner_entries_ = upload(corners.entries);
     stress_ready_ = true;
 }
 

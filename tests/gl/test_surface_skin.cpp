@@ -51,11 +51,12 @@ std::vector<float> reference_stress(const World& world, const RenderSurface& sur
         tet_stress[t] = tet_math::tm_von_mises_pa(F, lame.mu_pa, lame.lambda_pa);
     }
     std::vector<float> vertex_stress(mesh.vertex_count(), 0.0f);
+    const Csr corners = vertex_tet_corners(mesh);
     for (size_t v = 0; v < vertex_stress.size(); ++v) {
-        const uint32_t begin = mesh.vertex_tet_corners.begin(v);
-        const uint32_t end = mesh.vertex_tet_corners.end(v);
+        const uint32_t begin = corners.begin(v);
+        const uint32_t end = corners.end(v);
         for (uint32_t s = begin; s < end; ++s) {
-            vertex_stress[v] += tet_stress[mesh.vertex_tet_corners.entries[s] / 4];
+            vertex_stress[v] += tet_stress[corners.entries[s] / 4];
         }
         if (end > begin) vertex_stress[v] /= static_cast<float>(end - begin);
     }
