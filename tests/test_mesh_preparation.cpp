@@ -198,12 +198,13 @@ TEST(MeshPreparation, MaxCornerValenceCountsTheTetsAtEachCorner)
     for (const glm::uvec4& tet : mesh.tets) {
         for (int a = 0; a < 4; ++a) ++tets_at[tet[a]];
     }
+    const Csr corners = vertex_tet_corners(mesh);
     float largest = 0.0f;
     for (size_t t = 0; t < mesh.tet_count(); ++t) {
         const glm::uvec4& tet = mesh.tets[t];
-        const uint32_t expected =
-            std::max(std::max(tets_at[tet.x], tets_at[tet.y]), std::max(tets_at[tet.z], tets_at[tet.w]));
-        const float valence = max_corner_valence(vertex_tet_corners(mesh), tet);
+        const uint32_t expected = std::max(std::max(tets_at[tet.x], tets_at[tet.y]),
+                                           std::max(tets_at[tet.z], tets_at[tet.w]));
+        const float valence = max_corner_valence(corners, tet);
         ASSERT_EQ(valence, static_cast<float>(expected)) << "tet " << t;
         largest = std::max(largest, valence);
     }
