@@ -107,9 +107,9 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
             for (int a = 0; a < 4; ++a) x[a] = input.predicted[tet[a]] + input.corrections[tet[a]];
             glm::mat3 U, V;
             glm::vec3 sigma;
-            tet_math::tm_signed_svd(
-                tet_math::tm_deformation_gradient(x[0], x[1], x[2], x[3], inv_rest_shape(*mesh, t)),
-                U, sigma, V);
+            const glm::mat3 B = inv_rest_shape(*mesh, t);
+            tet_math::tm_signed_svd(tet_math::tm_deformation_gradient(x[0], x[1], x[2], x[3], B),
+                                    U, sigma, V);
             glm::vec4 q = tet_math::tm_quaternion_of_rotation(U * glm::transpose(V));
             const float turn = slot % 3 == 0 ? 2.0e-3f : 0.3f;
             q = glm::normalize(q + glm::vec4(0.6f, -0.48f, 0.64f, 0.0f) * (0.5f * turn));
