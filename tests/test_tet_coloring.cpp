@@ -170,3 +170,98 @@ TEST(TetColoring, PresetsAreValidAndNoLargerThanThePlainGreedyColouring)
         EXPECT_EQ(mesh->tet_colors.entries, colors.value().entries);
     }
 }
+
+namespace {
+
+// A region sweep's promise to a GPU workgroup that owns a region: its
+// colours' entries are listed region by region and cover the colours
+// exactly, and no vertex belongs to tets of two regions of one sweep.
+void expect_valid_sweeps(const Csr& colors, const std::vector<RegionSweep>& sweeps,
+                         const std::vector<glm::uvec4>& tets, size_t vertex_count)
+{
+    uint32_t next_color = 0;
+    for (const RegionSweep& sweep : sweeps) {
+        EXPECT_EQ(sweep.first_color, next_color) << "sweeps run one after another from 0";
+        ASSERT_LT(sweep.first_color, sweep.color_end);
+        ASSERT_LE(sweep.color_end, colors.rows());
+        const uint32_t sweep_colors = sweep.color_end - sweep.first_color;
+        ASSERT_EQ(sweep.region_starts.size(), size_t{sweep_colors} * sweep.regions + 1);
+        std::vector<uint32_t> region_of_vertex(vertex_count, UINT32_MAX);
+        for (uint32_t c = 0; c < sweep_colors; ++c) {
+            const uint32_t* starts = &sweep.region_starts[size_t{c} * sweep.regions];
+            EXPECT_EQ(starts[0], colors.begin(sweep.first_color + c));
+            EXPECT_EQ(starts[sweep.regions], colors.end(sweep.first_color + c));
+            for (uint32_t r = 0; r < sweep.regions; ++r) {
+                ASSERT_LE(starts[r], starts[r + 1]);
+                for (uint32_t e = starts[r]; e < starts[r + 1]; ++e) {
+                    for (int a = 0; a < 4; ++a) {
+                        uint32_t& owner = region_of_vertex[tets[colors.entries[e]][a]];
+                        ASSERT_TRUE(owner == UINT32_MAX || owner == r)
+                            << "vertex " << tets[colors.entries[e]][a] << " in regions " << owner
+                            << " and " << r;
+                        owner = r;
+                    }
+                }
+            }
+        }
+        next_color = sweep.color_end;
+    }
+}
+
+}  // namespace
+
+TEST(TetColoring, RegionSweepsOnALatticeLeaveNoTetToAColourOfItsOwn)
+{
+    // The 200k-tet benchmark lattice's shape at a tenth of the tets: four
+    // sweeps take every tet, so the GPU solves them in four dispatches an
+    // iteration instead of one per colour.
+    const TetMeshDesc lattice = box_lattice(glm::ivec3(16), glm::vec3(0.0f), glm::vec3(1.0f));
+    const float side = 5.0f / 16.0f;  // about 750 tets a region
+    Result<TetColoring> coloring = color_tets_by_region(lattice.tets, lattice.positions, side);
+    ASSERT_TRUE(coloring.ok()) << coloring.error();
+    const TetColoring& c = coloring.value();
+    expect_valid_coloring(c.colors, lattice.tets, lattice.positions.size());
+    expect_valid_sweeps(c.colors, c.sweeps, lattice.tets, lattice.positions.size());
+    ASSERT_EQ(c.sweeps.size(), 4u);
+    EXPECT_EQ(c.sweeps.back().color_end, c.colors.rows()) << "no tet left for colours of its own";
+    for (const RegionSweep& sweep : c.sweeps) {
+        std::printf("sweep of colours %u-%u: %u regions, %u tets\n", sweep.first_color,
+                    sweep.color_end - 1, sweep.regions,
+                    sweep.region_starts.back() - sweep.region_starts.front());
+        EXPECT_GT(sweep.regions, 1u);
+    }
+}
+
+TEST(TetColoring, RegionSweepsLeaveTheRestToPlainColours)
+{
+    // An irregular mesh: the bunny, cut into cubes of a third of its size.
+    // What straddles every sweep's cube faces gets colours of its own.
+    std::shared_ptr<const TetMesh> bunny = preset_mesh(PresetId::bunny);
+    Result<TetColoring> coloring = color_tets_by_region(
+        bunny->tets, bunny->rest_positions,
+        region_side_for(bunny->total_rest_volume_m3(), bunny->tet_count(), 256.0));
+    ASSERT_TRUE(coloring.ok()) << coloring.error();
+    const TetColoring& c = coloring.value();
+    expect_valid_coloring(c.colors, bunny->tets, bunny->vertex_count());
+    expect_valid_sweeps(c.colors, c.sweeps, bunny->tets, bunny->vertex_count());
+    ASSERT_FALSE(c.sweeps.empty());
+    const uint32_t swept = c.sweeps.back().region_starts.back();
+    std::printf("bunny, %zu tets: %zu sweeps take %u, %zu colours after them (%zu plain)\n",
+                bunny->tet_count(), c.sweeps.size(), swept,
+                c.colors.rows() - c.sweeps.back().color_end, bunny->tet_colors.rows());
+    EXPECT_GT(swept, bunny->tet_count() * 4 / 5);
+}
+
+TEST(TetColoring, LargeMeshesAreColouredByRegionSmallOnesAreNot)
+{
+    std::shared_ptr<const TetMesh> small = prepare_or_fail(
+        box_lattice(glm::ivec3(12), glm::vec3(0.0f), glm::vec3(1.0f)));
+    EXPECT_TRUE(small->region_sweeps.empty()) << small->tet_count() << " tets";
+    std::shared_ptr<const TetMesh> large = prepare_or_fail(
+        box_lattice(glm::ivec3(20), glm::vec3(0.0f), glm::vec3(1.0f)));
+    ASSERT_GE(large->tet_count(), kRegionSweepMinTets);
+    expect_valid_coloring(large->tet_colors, large->tets, large->vertex_count());
+    expect_valid_sweeps(large->tet_colors, large->region_sweeps, large->tets,
+                        large->vertex_count());
+    EXPECT_EQ(large->region_sweeps.size(), 4u);
+}

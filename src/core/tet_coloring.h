@@ -6,6 +6,7 @@
 #include "core/result.h"
 #include "core/tet_mesh.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -27,3 +28,36 @@ constexpr uint32_t kMaxTetColors = 4096;
 // needed, when more than `max_colors` would be.
 Result<Csr> color_tets(const std::vector<glm::uvec4>& tets, size_t vertex_count,
                        uint32_t max_colors = kMaxTetColors);
+
+// Meshes of at least this many tets are coloured by region. Below it every
+// colour of a well-shaped mesh fits a GPU workgroup's walk of all colours
+// (GpuSolver's one-group pass), and region sweeps would only add colours.
+inline constexpr size_t kRegionSweepMinTets = 32768;
+// Tets a region holds on average: a few rounds of a workgroup per colour.
+inline constexpr double kTetsPerRegion = 1024.0;
+// Tets a group of neighbouring regions holds, about, where a few wide cores
+// run the sweeps (the CPU's SIMD blocks, llvmpipe): enough a colour to fill
+// the SIMD lanes, few enough vertices to stay in cache through the colours.
+inline constexpr size_t kTetsPerRegionGroup = 4096;
+
+struct TetColoring {
+    Csr colors;
+    std::vector<RegionSweep> sweeps;  // in colour order, from colour 0
+};
+
+// Colours the tets in up to four region sweeps (tet_mesh.h), then the tets
+// no sweep took, greedily in tet order as color_tets() does. Sweep k cuts
+// space into cubes of side region_side_m shifted by 0, 1/2, 1/4 and 3/4 of
+// a side along each axis: tets that straddle one sweep's cube faces lie
+// mostly inside the next sweep's cubes, and on a lattice none is left after
+// the four. Within a sweep each cube's tets are coloured greedily in tet
+// order, and each colour lists them cube by cube, in tet order within one.
+// Fails as color_tets() does when more than `max_colors` would be needed.
+Result<TetColoring> color_tets_by_region(const std::vector<glm::uvec4>& tets,
+                                         const std::vector<glm::vec3>& rest_positions,
+                                         float region_side_m,
+                                         uint32_t max_colors = kMaxTetColors);
+
+// The side of a cube that holds `tets_per_region` tets of the mesh's mean
+// rest volume per tet.
+float region_side_for(double total_rest_volume_m3, size_t tets, double tets_per_region);

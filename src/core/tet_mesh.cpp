@@ -340,6 +340,17 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc, LoadProgress* progress
             " are allowed, one solver pass each per iteration");
     }
     mesh.tet_colors = std::move(colors).value();
+    if (nt >= kRegionSweepMinTets) {
+        // Region by region where the GPU would otherwise pass colour by
+        // colour; kept as above if that needs more colours than allowed.
+        Result<TetColoring> by_region = color_tets_by_region(
+            mesh.tets, mesh.rest_positions,
+            region_side_for(mesh.total_rest_volume_m3(), nt, kTetsPerRegion));
+        if (by_region) {
+            mesh.tet_colors = std::move(by_region.value().colors);
+            mesh.region_sweeps = std::move(by_region.value().sweeps);
+        }
+    }
     report_progress(progress, 1.0);
     return mesh;
 }

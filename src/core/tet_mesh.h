@@ -42,6 +42,21 @@ struct Csr {
 // in ascending order.
 Csr build_csr(size_t rows, const std::vector<uint32_t>& row_of_entry);
 
+// A run of colours whose tets are listed region by region: the rest
+// positions are cut into cubes, and each colour of the run lists the tets of
+// one cube, then the next; a tet belongs to a cube when its four vertices do.
+// Tets of two cubes share no vertex, so a GPU workgroup can own a cube and
+// walk every colour of the run on its own, between barriers of its own: one
+// dispatch for the run instead of one per colour (tet_coloring.h).
+struct RegionSweep {
+    uint32_t first_color = 0;
+    uint32_t color_end = 0;  // colours first_color .. color_end - 1
+    uint32_t regions = 0;
+    // Region r's tets of colour first_color + c are the colour entries
+    // region_starts[c * regions + r] .. region_starts[c * regions + r + 1] - 1.
+    std::vector<uint32_t> region_starts;
+};
+
 struct TetMesh {
     std::string name;
 
@@ -64,6 +79,9 @@ struct TetMesh {
 
     Csr vertex_triangles;    // vertex -> surface triangles
     Csr tet_colors;          // colour -> tets; no two tets of a colour share a vertex
+    // Large meshes: the first colours, in runs laid out by region; the
+    // colours after the last run are listed in tet order (tet_coloring.h).
+    std::vector<RegionSweep> region_sweeps;
 
     size_t dropped_degenerate_tets = 0;
     size_t dropped_duplicate_tets = 0;   // same four vertices as an earlier tet
