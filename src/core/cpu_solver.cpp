@@ -113,9 +113,10 @@ void CpuSolver::lay_out_blocks()
     const size_t shares = tet_share.empty() ? 1 : static_cast<size_t>(requested_threads_);
     blocks_ = make_tet_blocks(*mesh_, kernel_.lanes, tet_share, shares);
     // Each share's dummy vertex, after the mesh's.
-    predicted_positions_.resize(mesh_->vertex_count() + shares, glm::vec3(0.0f));
-    start_positions_.resize(mesh_->vertex_count() + shares, glm::vec3(0.0f));
-    corrections_.resize(mesh_->vertex_count() + shares, glm::vec3(0.0f));
+    const size_t with_dummies = mesh_->vertex_count() + blocks_.most_shares;
+    predicted_positions_.resize(with_dummies, glm::vec3(0.0f));
+    start_positions_.resize(with_dummies, glm::vec3(0.0f));
+    corrections_.resize(with_dummies, glm::vec3(0.0f));
     block_residuals_.assign(blocks_.block_count, 0.0);
     materials_.clear();  // the new blocks need their inverse masses and compliances
     start_team();                     // how many threads help depends on the blocks
@@ -147,8 +148,8 @@ void CpuSolver::start_team()
     // faster, a 10k-tet lattice (25 per colour) 1.6x faster.
     constexpr size_t kMinBlocksPerThread = 4;
     size_t useful = 1;
-    if (blocks_.shares > 1) {
-        useful = blocks_.shares;  // one thread per share of bodies
+    if (blocks_.most_shares > 1) {
+        useful = blocks_.most_shares;  // one thread per share of bodies or regions
     } else if (mesh_ && blocks_.colors > 0) {
         useful = std::max<size_t>(1, blocks_.block_count / blocks_.colors / kMinBlocksPerThread);
     }
@@ -334,28 +335,36 @@ void CpuSolver::solve_tets_colored(const SimParams& params, float h)
     const TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x,
                             &start_positions_[0].x, k.inv_h2, k.volume_enabled};
     const TetBlockArrays arrays = block_arrays(blocks_);
-    if (blocks_.shares > 1) {
-        // Each member owns a share of whole bodies (one thread: all of them
-        // in turn): all its colours in turn, with no wait between them.
-        const size_t members = static_cast<size_t>(active_team_->size());
-        active_team_->run([&](int member) {
-            const ScopedFlushDenormals flush_denormals;  // the workers' own FPU state
-            for (size_t share = static_cast<size_t>(member); share < blocks_.shares;
-                 share += members) {
-                const size_t first = share * blocks_.colors;
-                for (size_t c = first; c < first + blocks_.colors; ++c) {
-                    if (blocks_.color_blocks[c] < blocks_.color_blocks[c + 1]) {
-                        kernel_.solve(arrays, step, blocks_.color_blocks[c],
-                                      blocks_.color_blocks[c + 1], block_residuals_.data());
+    const size_t members = static_cast<size_t>(active_team_->size());
+    const auto solve_segment = [&](size_t segment, size_t begin, size_t end) {
+        begin = std::max<size_t>(begin, blocks_.color_blocks[segment]);
+        end = std::min<size_t>(end, blocks_.color_blocks[segment + 1]);
+        if (begin < end) {
+            kernel_.solve(arrays, step, begin, end, block_residuals_.data());
+        }
+    };
+    active_team_->run([&](int member) {
+        const ScopedFlushDenormals flush_denormals;  // the workers' own FPU state
+        for (const BlockPhase& phase : blocks_.phases) {
+            if (phase.shares > 1) {
+                // Each member owns a run of whole shares (bodies, or groups
+                // of regions; one thread: all of them in turn): all their
+                // colours in turn, with no wait between them. A run, so that
+                // the members' vertices meet only at its two ends.
+                const size_t m = static_cast<size_t>(member);
+                const size_t share_end = phase.shares * (m + 1) / members;
+                for (size_t share = phase.shares * m / members; share < share_end; ++share) {
+                    const size_t first = phase.first_segment + share * phase.colors;
+                    for (size_t c = first; c < first + phase.colors; ++c) {
+                        solve_segment(c, 0, SIZE_MAX);
                     }
                 }
+                if (&phase != &blocks_.phases.back()) {
+                    active_team_->barrier();  // the next phase reads what this one wrote
+                }
+                continue;
             }
-        });
-    } else {
-        const size_t members = static_cast<size_t>(active_team_->size());
-        active_team_->run([&](int member) {
-            const ScopedFlushDenormals flush_denormals;  // the workers' own FPU state
-            for (size_t c = 0; c < blocks_.colors; ++c) {
+            for (size_t c = phase.first_segment; c < phase.first_segment + phase.colors; ++c) {
                 // Within a colour no vertex is shared: the blocks are
                 // independent, and each member takes a run of them in whole
                 // pairs (the kernel steps two blocks at once).
@@ -363,15 +372,12 @@ void CpuSolver::solve_tets_colored(const SimParams& params, float h)
                 const size_t end = blocks_.color_blocks[c + 1];
                 const size_t pairs = (end - first + 1) / 2;
                 const size_t pairs_each = (pairs + members - 1) / members;
-                const size_t begin = std::min(end, first + 2 * pairs_each * member);
-                const size_t stop = std::min(end, first + 2 * pairs_each * (member + 1));
-                if (begin < stop) {
-                    kernel_.solve(arrays, step, begin, stop, block_residuals_.data());
-                }
+                solve_segment(c, first + 2 * pairs_each * member,
+                              first + 2 * pairs_each * (member + 1));
                 active_team_->barrier();  // the next colour reads what this one wrote
             }
-        });
-    }
+        }
+    });
     double residual = 0.0;
     for (const double block_residual : block_residuals_) {
         residual += block_residual;

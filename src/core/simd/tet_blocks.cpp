@@ -1,9 +1,54 @@
 #include "core/simd/tet_blocks.h"
 
+#include "core/tet_coloring.h"
 #include "core/tet_math.h"
 
 #include <algorithm>
 #include <cassert>
+
+namespace {
+
+// Each sweep a phase of groups of neighbouring regions (numbered in the
+// order their first tet comes), then the colours after the sweeps.
+void lay_out_region_sweeps(const TetMesh& mesh, TetBlocks& blocks,
+                           std::vector<std::vector<uint32_t>>& runs,
+                           std::vector<size_t>& run_share)
+{
+    const Csr& colors = mesh.tet_colors;
+    for (const RegionSweep& sweep : mesh.region_sweeps) {
+        const size_t sweep_colors = sweep.color_end - sweep.first_color;
+        const size_t sweep_tets = sweep.region_starts.back() - sweep.region_starts.front();
+        const size_t regions_per_group = std::max<size_t>(
+            1, sweep.regions * kTetsPerRegionGroup / std::max<size_t>(sweep_tets, 1));
+        const size_t groups = (sweep.regions + regions_per_group - 1) / regions_per_group;
+        blocks.phases.push_back({runs.size(), groups, sweep_colors});
+        for (size_t g = 0; g < groups; ++g) {
+            const size_t first_region = g * regions_per_group;
+            const size_t region_end =
+                std::min<size_t>(sweep.regions, first_region + regions_per_group);
+            for (size_t c = 0; c < sweep_colors; ++c) {
+                const uint32_t* starts = &sweep.region_starts[c * sweep.regions];
+                std::vector<uint32_t>& run = runs.emplace_back(
+                    colors.entries.begin() + starts[first_region],
+                    colors.entries.begin() + starts[region_end]);
+                // In tet order: the tets of a colour share no vertex, so their
+                // order changes no result, and in tet order the blocks walk
+                // the vertex arrays from one end towards the other.
+                std::sort(run.begin(), run.end());
+                run_share.push_back(g);
+            }
+        }
+    }
+    const size_t first_free = mesh.region_sweeps.back().color_end;
+    blocks.phases.push_back({runs.size(), 1, colors.rows() - first_free});
+    for (size_t c = first_free; c < colors.rows(); ++c) {
+        runs.emplace_back(colors.entries.begin() + colors.begin(c),
+                          colors.entries.begin() + colors.end(c));
+        run_share.push_back(0);
+    }
+}
+
+}  // namespace
 
 TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint32_t>& tet_share,
                           size_t shares)
@@ -16,14 +61,28 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
     blocks.shares = shares;
     const Csr& colors = mesh.tet_colors;
     blocks.colors = colors.rows();
-    // The tets of each (share, colour), in colour order within a share.
-    std::vector<std::vector<uint32_t>> runs(shares * blocks.colors);
-    for (size_t c = 0; c < colors.rows(); ++c) {
-        for (uint32_t e = colors.begin(c); e < colors.end(c); ++e) {
-            const uint32_t t = colors.entries[e];
-            const size_t share = tet_share.empty() ? 0 : tet_share[t];
-            runs[share * blocks.colors + c].push_back(t);
+    // The tets of each segment, and the share each pads onto.
+    std::vector<std::vector<uint32_t>> runs;
+    std::vector<size_t> run_share;
+    if (shares > 1 || mesh.region_sweeps.empty()) {
+        // Share by share, in colour order within a share.
+        runs.resize(shares * blocks.colors);
+        for (size_t c = 0; c < colors.rows(); ++c) {
+            for (uint32_t e = colors.begin(c); e < colors.end(c); ++e) {
+                const uint32_t t = colors.entries[e];
+                const size_t share = tet_share.empty() ? 0 : tet_share[t];
+                runs[share * blocks.colors + c].push_back(t);
+            }
         }
+        for (size_t r = 0; r < runs.size(); ++r) {
+            run_share.push_back(r / std::max<size_t>(blocks.colors, 1));
+        }
+        blocks.phases.push_back({0, shares, blocks.colors});
+    } else {
+        lay_out_region_sweeps(mesh, blocks, runs, run_share);
+    }
+    for (const BlockPhase& phase : blocks.phases) {
+        blocks.most_shares = std::max(blocks.most_shares, phase.shares);
     }
     blocks.color_blocks.push_back(0);
     for (const std::vector<uint32_t>& run : runs) {
@@ -70,7 +129,7 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
         }
         // Padding: a unit tet collapsed on the share's dummy vertex, with no
         // mass.
-        const uint32_t dummy = blocks.dummy_vertex + static_cast<uint32_t>(r / blocks.colors);
+        const uint32_t dummy = blocks.dummy_vertex + static_cast<uint32_t>(run_share[r]);
         for (; slot < run_end; ++slot) {
             blocks.tet[slot] = TetBlocks::kPaddingTet;
             for (int a = 0; a < 4; ++a) {

@@ -9,6 +9,10 @@
 // of a world): then the blocks are laid out share by share, each colour by
 // colour, and a thread can run all the colours of its share without waiting
 // for the others between colours. Each share pads onto its own dummy vertex.
+// A mesh with region sweeps (RegionSweep, core/tet_mesh.h) is laid out the
+// same way sweep by sweep, a share being a group of neighbouring regions:
+// the group's vertices then stay in cache through all the sweep's colours,
+// where a colour over the whole mesh walks all its vertices again.
 #pragma once
 
 #include "core/simd/aligned_array.h"
@@ -17,6 +21,14 @@
 
 #include <cstdint>
 #include <vector>
+
+// A run of colours whose shares run side by side, each share its colours in
+// turn; the phases run one after another.
+struct BlockPhase {
+    size_t first_segment = 0;  // colour c of share s: segment first_segment + s * colors + c
+    size_t shares = 1;
+    size_t colors = 0;
+};
 
 struct TetBlocks {
     int lanes = 0;
@@ -28,8 +40,11 @@ struct TetBlocks {
     size_t colors = 0;
 
     // Colour c of share s owns blocks color_blocks[i] .. color_blocks[i + 1]
-    // - 1, with i = s * colors + c.
+    // - 1, with i = s * colors + c; with region sweeps, segment i of the
+    // phases instead.
     std::vector<uint32_t> color_blocks;
+    std::vector<BlockPhase> phases;
+    size_t most_shares = 1;  // in any phase: the dummy vertices the padding needs
     // Real tets in each block (the rest of its lanes are padding).
     std::vector<uint32_t> block_tet_count;
 
