@@ -1,5 +1,7 @@
 #include "gpu/gpu_solver.h"
 
+#include "core/tet_coloring.h"
+
 #include "gpu/sim_parameters.h"
 
 #include "core/body_materials.h"
@@ -68,6 +70,9 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
                              {&p.solve_tets_colored, "solve_tets_colored.comp"},
                              {&p.solve_tets_colored_one_group,
                               "solve_tets_colored_one_group.comp"},
+                             {&p.solve_tets_region_sweep, "solve_tets_region_sweep.comp"},
+                             {&p.solve_tets_region_sweep_narrow,
+                              "solve_tets_region_sweep_narrow.comp"},
                              {&p.project_static, "project_static.comp"},
                              {&p.reduce_residual, "reduce_residual.comp"},
                              {&p.contact_rigid_motion, "contact_rigid_motion.comp"},
@@ -98,6 +103,14 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
     p.one_group_color_end = glGetUniformLocation(one_group, "u_color_end");
     p.one_group_iterations = glGetUniformLocation(one_group, "u_iterations");
     p.one_group_project_static = glGetUniformLocation(one_group, "u_project_static");
+    const GLuint sweeps[2] = {p.solve_tets_region_sweep.program.get(),
+                              p.solve_tets_region_sweep_narrow.program.get()};
+    for (int i = 0; i < 2; ++i) {
+        p.sweep_start[i] = glGetUniformLocation(sweeps[i], "u_sweep_start");
+        p.sweep_colors[i] = glGetUniformLocation(sweeps[i], "u_colors");
+        p.sweep_regions[i] = glGetUniformLocation(sweeps[i], "u_regions");
+        p.sweep_regions_per_group[i] = glGetUniformLocation(sweeps[i], "u_regions_per_group");
+    }
     return p;
 }
 
@@ -200,10 +213,12 @@ void GpuSolver::load(std::shared_ptr<const World> world)
     for (size_t c = 0; c < m.tet_colors.rows(); ++c) {
         largest_color = std::max(largest_color, color_size(c));
     }
+    upload_region_sweeps();
+    const uint32_t swept_colors = sweeps_.empty() ? 0u : sweeps_.back().color_end;
     // The tail of colours that each fill at most one workgroup of the
     // per-colour pass (merging a single colour would save nothing).
     first_merged_color_ = static_cast<uint32_t>(m.tet_colors.rows());
-    while (first_merged_color_ > 0 &&
+    while (first_merged_color_ > swept_colors &&
            color_size(first_merged_color_ - 1) <= programs_.solve_tets_colored.group_size) {
         --first_merged_color_;
     }
@@ -211,7 +226,14 @@ void GpuSolver::load(std::shared_ptr<const World> world)
         first_merged_color_ = static_cast<uint32_t>(m.tet_colors.rows());
     }
     colors_in_one_group_ = false;
-    if (largest_color <= kOneGroupLargestColor) {
+    sweep_mode_ = SweepMode::off;
+    if (!sweeps_.empty()) {
+        // A mesh this large would leave all but one of the GPU's (or
+        // llvmpipe's) cores idle in one group.
+        sweep_mode_ = fastest_sweep_mode();
+        upload_body_at_rest();  // undo the timed iterations
+        upload_parameters(SimParams());
+    } else if (largest_color <= kOneGroupLargestColor) {
         colors_in_one_group_ = one_group_is_faster();
         upload_body_at_rest();  // undo the timed iterations
         upload_parameters(SimParams());
@@ -304,21 +326,76 @@ void GpuSolver::upload_identity_rotations()
     upload(tet_rotations_, std::vector<glm::uvec2>(mesh_->tet_count(), identity));
 }
 
+void GpuSolver::upload_region_sweeps()
+{
+    // Each sweep is a workgroup per region; a driver that cannot launch that
+    // many groups runs the sweeps' colours one by one, as any colours.
+    GLint most_groups = 0;
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &most_groups);
+    sweeps_.clear();
+    std::vector<uint32_t> starts;
+    for (const RegionSweep& sweep : mesh_->region_sweeps) {
+        if (sweep.regions > static_cast<uint32_t>(std::max(most_groups, 0))) {
+            sweeps_.clear();
+            starts.clear();
+            break;
+        }
+        const size_t tets = sweep.region_starts.back() - sweep.region_starts.front();
+        const size_t per_group_tets = sweep.regions * kTetsPerRegionGroup;
+        const auto per_group =
+            static_cast<uint32_t>(std::max<size_t>(1, per_group_tets / std::max<size_t>(tets, 1)));
+        sweeps_.push_back({sweep.first_color, sweep.color_end, sweep.regions,
+                           static_cast<uint32_t>(starts.size()), per_group});
+        starts.insert(starts.end(), sweep.region_starts.begin(), sweep.region_starts.end());
+    }
+    upload(region_starts_, starts, GL_STATIC_DRAW);
+}
+
+namespace {
+
+// The second of two runs, so that the driver's first-use work (llvmpipe
+// compiles a shader variant on its first dispatch) is not counted.
+template <typename Run>
+double time_second_run_ms(const Run& run)
+{
+    run();
+    glFinish();
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    glFinish();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+}  // namespace
+
+GpuSolver::SweepMode GpuSolver::fastest_sweep_mode()
+{
+    // A whole iteration's tet pass each way: on llvmpipe a dispatch costs
+    // little beside the work, and one region per group of 32 lost to colour
+    // by colour (the lattice-50k's frame took 2.9 s against 1.1 s), while
+    // narrow groups of many regions won (0.7 s); on a GPU of many cores the
+    // wide sweeps should. Timing the first sweep alone misled: the later,
+    // smaller sweeps fill the groups less.
+    const auto colors = static_cast<uint32_t>(mesh_->tet_colors.rows());
+    SweepMode fastest = SweepMode::off;
+    double fastest_ms = INFINITY;
+    for (const SweepMode mode : {SweepMode::off, SweepMode::wide, SweepMode::narrow}) {
+        sweep_mode_ = mode;
+        const double ms = time_second_run_ms([&] { solve_colors(0, colors); });
+        if (ms < fastest_ms) {
+            fastest = mode;
+            fastest_ms = ms;
+        }
+    }
+    return fastest;
+}
+
 bool GpuSolver::one_group_is_faster() const
 {
-    // The second of two runs, so that the driver's first-use work (llvmpipe
-    // compiles a shader variant on its first dispatch) is not counted.
-    const auto time_ms = [](const auto& run) {
-        run();
-        glFinish();
-        const auto start = std::chrono::steady_clock::now();
-        run();
-        glFinish();
-        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count();
-    };
+    const auto time_ms = [](const auto& run) { return time_second_run_ms(run); };
     const double per_color_ms = time_ms([this] {
-        solve_colors();
+        solve_colors(0, static_cast<uint32_t>(mesh_->tet_colors.rows()));
         dispatch(programs_.project_static, mesh_->vertex_count());
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     });
@@ -494,7 +571,8 @@ size_t GpuSolver::buffer_bytes() const
     };
     for (const GlBuffer& buffer : buffers_) add(buffer);
     for (const GlBuffer* buffer :
-         {&parameters_, &pick_result_, &color_tets_, &color_offsets_, &contact_vertices_,
+         {&parameters_, &pick_result_, &color_tets_, &color_offsets_, &region_starts_,
+          &contact_vertices_,
           &contact_hash_, &surface_vertices_, &contact_candidates_, &contact_sums_,
           &contact_anchors_, &contact_tet_exits_, &tet_rotations_, &residual_result_,
           &grab_anchors_}) {
@@ -580,7 +658,7 @@ void GpuSolver::iterate(const SimParams& params)
             solve_colors_in_one_group(1, 0, true);
             pass_timer_.end(PassGroup::solve);  // with the ground projection
         } else if (gauss_seidel) {
-            solve_colors();
+            solve_colors(0, static_cast<uint32_t>(mesh_->tet_colors.rows()));
             pass_timer_.end(PassGroup::solve);
             dispatch(programs_.project_static, mesh_->vertex_count());
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -629,13 +707,35 @@ std::optional<float> GpuSolver::latest_mean_residual()
     return mean_residual_;
 }
 
-void GpuSolver::solve_colors() const
+void GpuSolver::solve_colors(uint32_t first_color, uint32_t color_end) const
 {
     const ComputePass& pass = programs_.solve_tets_colored;
     glUseProgram(pass.program.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kColorTets, color_tets_.get());
     const Csr& colors = mesh_->tet_colors;
-    for (uint32_t c = 0; c < first_merged_color_; ++c) {
+    uint32_t c = first_color;
+    if (sweep_mode_ != SweepMode::off) {
+        const bool narrow = sweep_mode_ == SweepMode::narrow;
+        const int u = narrow ? 1 : 0;
+        glUseProgram(narrow ? programs_.solve_tets_region_sweep_narrow.program.get()
+                            : programs_.solve_tets_region_sweep.program.get());
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kRegionStarts, region_starts_.get());
+        for (const SweepDispatch& sweep : sweeps_) {
+            if (sweep.first_color < c || sweep.color_end > color_end) {
+                continue;  // solve_colors() is asked for whole sweeps only
+            }
+            const uint32_t per_group = narrow ? sweep.narrow_regions_per_group : 1u;
+            glUniform1ui(programs_.sweep_start[u], sweep.start);
+            glUniform1ui(programs_.sweep_colors[u], sweep.color_end - sweep.first_color);
+            glUniform1ui(programs_.sweep_regions[u], sweep.regions);
+            glUniform1ui(programs_.sweep_regions_per_group[u], per_group);
+            dispatch_groups((sweep.regions + per_group - 1) / per_group);
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            c = sweep.color_end;
+        }
+        glUseProgram(pass.program.get());
+    }
+    for (; c < std::min(first_merged_color_, color_end); ++c) {
         const GLuint count = colors.end(c) - colors.begin(c);
         glUniform1ui(programs_.color_begin, colors.begin(c));
         glUniform1ui(programs_.color_size, count);
@@ -643,7 +743,7 @@ void GpuSolver::solve_colors() const
         // The next colour reads what this one wrote.
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
-    if (first_merged_color_ < colors.rows()) {
+    if (first_merged_color_ < color_end) {
         solve_colors_in_one_group(1, first_merged_color_, false);
     }
 }

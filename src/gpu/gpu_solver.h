@@ -44,6 +44,17 @@ public:
     // many cores one group of 8 lanes would leave it idle. load() times one
     // iteration both ways and keeps the faster.
     static constexpr uint32_t kOneGroupLargestColor = 1024;
+    // A mesh coloured by region (RegionSweep, core/tet_mesh.h) may run each
+    // sweep's colours in one dispatch (region_sweep.glsl): `wide`, a
+    // workgroup of 32 per region (a GPU's warps), or `narrow`, a workgroup
+    // of 8 per group of regions of about kTetsPerRegionGroup tets (a GPU of
+    // few wide cores, as llvmpipe); or `off`, colour by colour. load() times
+    // an iteration each way and keeps the fastest; the result is the same
+    // bit for bit.
+    enum class SweepMode { off, wide, narrow };
+    SweepMode sweep_mode() const { return sweep_mode_; }
+    // Overrides load()'s choice (tests); `off` when the mesh has no sweeps.
+    void set_sweep_mode(SweepMode mode) { sweep_mode_ = sweeps_.empty() ? SweepMode::off : mode; }
     // How many of the last, smallest colours share one dispatch when the
     // colours are dispatched one by one (0: none do).
     uint32_t colors_sharing_a_dispatch() const
@@ -100,6 +111,7 @@ private:
         kPickResult = kBindingCount,  // used by pick.comp and reduce_residual.comp only
         kColorTets,                   // used by the Gauss-Seidel passes only
         kColorOffsets,
+        kRegionStarts = kColorOffsets,  // solve_tets_region_sweep.comp's
         // The body contact passes' (shaders/contact_common.glsl).
         kContactVertices,
         kContactHash,
@@ -134,6 +146,8 @@ private:
         ComputePass pick;
         ComputePass solve_tets_colored;
         ComputePass solve_tets_colored_one_group;
+        ComputePass solve_tets_region_sweep;         // wide
+        ComputePass solve_tets_region_sweep_narrow;
         ComputePass project_static;
         ComputePass reduce_residual;
         ComputePass contact_rigid_motion;
@@ -153,6 +167,11 @@ private:
         GLint one_group_color_end = -1;
         GLint one_group_iterations = -1;
         GLint one_group_project_static = -1;
+        // The sweep passes' uniforms: [0] wide, [1] narrow.
+        GLint sweep_start[2] = {-1, -1};
+        GLint sweep_colors[2] = {-1, -1};
+        GLint sweep_regions[2] = {-1, -1};
+        GLint sweep_regions_per_group[2] = {-1, -1};
     };
     static Result<Programs> compile(const ShaderLibrary& shaders);
 
@@ -167,18 +186,21 @@ private:
     // Per body material: inverse masses and the tets' compliances, when it changed.
     void refresh_materials(const SimParams& params);
     bool one_group_is_faster() const;
+    SweepMode fastest_sweep_mode();
     void upload_parameters(const SimParams& params);
     void rebuild_normals();
     void iterate(const SimParams& params);
     void upload_contact_layout();
+    void upload_region_sweeps();
     bool body_contact_on(const SimParams& params) const;
     // Once per substep: the spatial hash and each surface vertex's candidates.
     void find_contacts();
     // Once per iteration: the candidates' steps, gathered and applied.
     void solve_contacts();
-    // One dispatch per colour, up to the tail of small colours, which
-    // share one (first_merged_color_).
-    void solve_colors() const;
+    // Colours first_color .. color_end - 1 (whole sweeps): one dispatch per
+    // region sweep when they are on, then one per colour up to the tail of
+    // small colours, which share one (first_merged_color_).
+    void solve_colors(uint32_t first_color, uint32_t color_end) const;
     // Colours first_color to the last, `iterations` times, in one
     // workgroup; each iteration ends with the static projection if asked.
     void solve_colors_in_one_group(int iterations, uint32_t first_color,
@@ -201,6 +223,17 @@ private:
     GlBuffer pick_result_;
     GlBuffer color_tets_;
     GlBuffer color_offsets_;
+    GlBuffer region_starts_;  // every sweep's RegionSweep::region_starts
+    // The mesh's region sweeps as dispatched.
+    struct SweepDispatch {
+        uint32_t first_color = 0;
+        uint32_t color_end = 0;
+        uint32_t regions = 0;
+        uint32_t start = 0;                    // its first entry in region_starts_
+        uint32_t narrow_regions_per_group = 1;  // SweepMode::narrow's
+    };
+    std::vector<SweepDispatch> sweeps_;
+    SweepMode sweep_mode_ = SweepMode::off;  // chosen at load by timing
     ContactLayout contact_layout_;
     GlBuffer contact_vertices_;
     GlBuffer contact_hash_;
@@ -217,10 +250,11 @@ private:
     // Gauss-Seidel in one workgroup (solve_tets_colored_one_group.comp)
     // instead of a dispatch per colour; chosen at load by timing both.
     bool colors_in_one_group_ = false;
-    // Otherwise, the colours from this one on are each small enough for one
-    // workgroup of the per-colour pass: they run in a single dispatch of
-    // the one-group pass instead of a dispatch each. The colouring is greedy,
-    // so its last colours are its smallest (the lattice-10k ends 53, 15, 4).
+    // Otherwise, the colours from this one on (after the sweeps) are each
+    // small enough for one workgroup of the per-colour pass: they run in a
+    // single dispatch of the one-group pass instead of a dispatch each. The
+    // colouring is greedy, so its last colours are its smallest (the
+    // lattice-10k ends 53, 15, 4).
     uint32_t first_merged_color_ = 0;
     GlBuffer residual_result_;      // 4 bytes, written by reduce_residual.comp
     GLsync residual_fence_ = nullptr;  // signalled once the result can be read

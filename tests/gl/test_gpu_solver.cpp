@@ -44,6 +44,73 @@ TEST_F(GpuSolverTest, AgreesWithTheCpuSolverOnEveryPreset)
     }
 }
 
+TEST_F(GpuSolverTest, RegionSweepsAgreeWithTheCpusColourOrder)
+{
+    // A slab large enough to be coloured by region (33,600 tets): the GPU
+    // runs each sweep's colours in one dispatch, a workgroup per region, the
+    // CPU colour after colour. Stretched by a third along x and let go.
+    std::shared_ptr<const TetMesh> mesh = prepare_or_fail(box_lattice(
+        glm::ivec3(20, 14, 20), glm::vec3(-0.5f, 0.1f, -0.5f), glm::vec3(1.0f, 0.7f, 1.0f)));
+    ASSERT_FALSE(mesh->region_sweeps.empty());
+    std::vector<glm::vec3> stretched = mesh->rest_positions;
+    for (glm::vec3& p : stretched) p.x *= 1.3f;
+    const std::vector<glm::vec3> still(stretched.size(), glm::vec3(0.0f));
+    std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+    ASSERT_TRUE(gpu);
+    CpuSolver cpu;
+    gpu->load(mesh);
+    gpu->set_sweep_mode(GpuSolver::SweepMode::wide);  // whichever load() found faster here
+    ASSERT_EQ(gpu->sweep_mode(), GpuSolver::SweepMode::wide);
+    cpu.load(mesh);
+    gpu->set_state(stretched, still);
+    cpu.set_state(stretched, still);
+    SimParams params = free_space_params();
+    params.substeps = 2;
+    params.iterations = 4;
+    run_frames(*gpu, params, 3);
+    run_frames(cpu, params, 3);
+    const float difference = max_distance(positions_of(*gpu), cpu.positions());
+    std::printf("GPU vs CPU after 3 frames of 2 x 4: %.3e m\n", difference);
+    EXPECT_LT(difference, 1e-5f);
+    EXPECT_GT(max_distance(cpu.positions(), stretched), 0.01f) << "it snapped back";
+
+    // Narrow groups of regions, or colour by colour: the same tets see the
+    // same corners, so the same bits.
+    const std::vector<glm::vec3> wide = positions_of(*gpu);
+    using Mode = GpuSolver::SweepMode;
+    for (const Mode mode : {Mode::narrow, Mode::off}) {
+        std::unique_ptr<GpuSolver> other = make_gpu_solver();
+        ASSERT_TRUE(other);
+        other->load(mesh);
+        other->set_sweep_mode(mode);
+        other->set_state(stretched, still);
+        run_frames(*other, params, 3);
+        const std::vector<glm::vec3> positions = positions_of(*other);
+        ASSERT_EQ(positions.size(), wide.size());
+        EXPECT_EQ(std::memcmp(positions.data(), wide.data(), wide.size() * sizeof(glm::vec3)), 0)
+            << (mode == Mode::off ? "colour by colour" : "narrow");
+    }
+
+    // Dispatches per iteration: one a sweep, then the colours after them
+    // (the last, small ones sharing one), and the static projection; not
+    // one a colour.
+    params.body_contact = false;  // its steps are two more an iteration
+    const auto dispatches = [&](int iterations) {
+        params.substeps = 1;
+        params.iterations = iterations;
+        gpu->step_frame(params);
+        return static_cast<long>(gpu->dispatches_last_frame());
+    };
+    const long per_iteration = (dispatches(4) - dispatches(2)) / 2;
+    const long swept_colors = mesh->region_sweeps.back().color_end;
+    const long colors = static_cast<long>(mesh->tet_colors.rows());
+    std::printf("%ld colours, %zu sweeps of %ld: %ld dispatches an iteration\n", colors,
+                mesh->region_sweeps.size(), swept_colors, per_iteration);
+    EXPECT_LE(per_iteration, static_cast<long>(mesh->region_sweeps.size()) +
+                                 (colors - swept_colors) + 1);
+    EXPECT_LT(per_iteration, colors / 4);
+}
+
 TEST_F(GpuSolverTest, ResidualReadoutMatchesTheCpu)
 {
     // The cube in its first bounce, at few iterations: a residual well above
