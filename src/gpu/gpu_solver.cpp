@@ -1,10 +1,9 @@
 #include "gpu/gpu_solver.h"
 
-#include "core/tet_coloring.h"
-
 #include "gpu/sim_parameters.h"
 
 #include "core/body_materials.h"
+#include "core/tet_coloring.h"
 #include "core/material.h"
 #include "core/substep_math.h"
 #include "core/tet_math.h"
@@ -328,8 +327,8 @@ void GpuSolver::upload_identity_rotations()
 
 void GpuSolver::upload_region_sweeps()
 {
-    // Each sweep is a workgroup per region; a driver that cannot launch that
-    // many groups runs the sweeps' colours one by one, as any colours.
+    // The wide pass launches a workgroup per region; a driver that cannot
+    // launch that many runs the sweeps' colours one by one, as any colours.
     GLint most_groups = 0;
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &most_groups);
     sweeps_.clear();
@@ -373,16 +372,15 @@ GpuSolver::SweepMode GpuSolver::fastest_sweep_mode()
 {
     // A whole iteration's tet pass each way: on llvmpipe a dispatch costs
     // little beside the work, and one region per group of 32 lost to colour
-    // by colour (the lattice-50k's frame took 2.9 s against 1.1 s), while
-    // narrow groups of many regions won (0.7 s); on a GPU of many cores the
-    // wide sweeps should. Timing the first sweep alone misled: the later,
-    // smaller sweeps fill the groups less.
-    const auto colors = static_cast<uint32_t>(mesh_->tet_colors.rows());
+    // by colour (the lattice-50k's frame took 1.8-2.1 s against 0.9-1.1 s),
+    // while narrow groups of many regions held even (0.7-0.9 s); on a GPU of
+    // many cores the wide sweeps should win. Timing the first sweep alone
+    // misled: the later, smaller sweeps fill the groups less.
     SweepMode fastest = SweepMode::off;
     double fastest_ms = INFINITY;
     for (const SweepMode mode : {SweepMode::off, SweepMode::wide, SweepMode::narrow}) {
         sweep_mode_ = mode;
-        const double ms = time_second_run_ms([&] { solve_colors(0, colors); });
+        const double ms = time_second_run_ms([&] { solve_colors(); });
         if (ms < fastest_ms) {
             fastest = mode;
             fastest_ms = ms;
@@ -395,7 +393,7 @@ bool GpuSolver::one_group_is_faster() const
 {
     const auto time_ms = [](const auto& run) { return time_second_run_ms(run); };
     const double per_color_ms = time_ms([this] {
-        solve_colors(0, static_cast<uint32_t>(mesh_->tet_colors.rows()));
+        solve_colors();
         dispatch(programs_.project_static, mesh_->vertex_count());
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     });
@@ -658,7 +656,7 @@ void GpuSolver::iterate(const SimParams& params)
             solve_colors_in_one_group(1, 0, true);
             pass_timer_.end(PassGroup::solve);  // with the ground projection
         } else if (gauss_seidel) {
-            solve_colors(0, static_cast<uint32_t>(mesh_->tet_colors.rows()));
+            solve_colors();
             pass_timer_.end(PassGroup::solve);
             dispatch(programs_.project_static, mesh_->vertex_count());
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -707,13 +705,13 @@ std::optional<float> GpuSolver::latest_mean_residual()
     return mean_residual_;
 }
 
-void GpuSolver::solve_colors(uint32_t first_color, uint32_t color_end) const
+void GpuSolver::solve_colors() const
 {
     const ComputePass& pass = programs_.solve_tets_colored;
     glUseProgram(pass.program.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kColorTets, color_tets_.get());
     const Csr& colors = mesh_->tet_colors;
-    uint32_t c = first_color;
+    uint32_t c = 0;
     if (sweep_mode_ != SweepMode::off) {
         const bool narrow = sweep_mode_ == SweepMode::narrow;
         const int u = narrow ? 1 : 0;
@@ -721,9 +719,6 @@ void GpuSolver::solve_colors(uint32_t first_color, uint32_t color_end) const
                             : programs_.solve_tets_region_sweep.program.get());
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kRegionStarts, region_starts_.get());
         for (const SweepDispatch& sweep : sweeps_) {
-            if (sweep.first_color < c || sweep.color_end > color_end) {
-                continue;  // solve_colors() is asked for whole sweeps only
-            }
             const uint32_t per_group = narrow ? sweep.narrow_regions_per_group : 1u;
             glUniform1ui(programs_.sweep_start[u], sweep.start);
             glUniform1ui(programs_.sweep_colors[u], sweep.color_end - sweep.first_color);
@@ -735,7 +730,7 @@ void GpuSolver::solve_colors(uint32_t first_color, uint32_t color_end) const
         }
         glUseProgram(pass.program.get());
     }
-    for (; c < std::min(first_merged_color_, color_end); ++c) {
+    for (; c < first_merged_color_; ++c) {
         const GLuint count = colors.end(c) - colors.begin(c);
         glUniform1ui(programs_.color_begin, colors.begin(c));
         glUniform1ui(programs_.color_size, count);
@@ -743,7 +738,7 @@ void GpuSolver::solve_colors(uint32_t first_color, uint32_t color_end) const
         // The next colour reads what this one wrote.
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
-    if (first_merged_color_ < color_end) {
+    if (first_merged_color_ < colors.rows()) {
         solve_colors_in_one_group(1, first_merged_color_, false);
     }
 }

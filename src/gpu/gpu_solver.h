@@ -197,10 +197,10 @@ private:
     void find_contacts();
     // Once per iteration: the candidates' steps, gathered and applied.
     void solve_contacts();
-    // Colours first_color .. color_end - 1 (whole sweeps): one dispatch per
-    // region sweep when they are on, then one per colour up to the tail of
-    // small colours, which share one (first_merged_color_).
-    void solve_colors(uint32_t first_color, uint32_t color_end) const;
+    // One dispatch per region sweep when they are on (sweep_mode_), then one
+    // per colour up to the tail of small colours, which share one
+    // (first_merged_color_).
+    void solve_colors() const;
     // Colours first_color to the last, `iterations` times, in one
     // workgroup; each iteration ends with the static projection if asked.
     void solve_colors_in_one_group(int iterations, uint32_t first_color,
