@@ -1,11 +1,12 @@
 // Pass 3a, Gauss-Seidel, for a run of colours laid out region by region
 // (RegionSweep, src/core/tet_mesh.h): each workgroup owns a run of
 // consecutive regions, whose tets share no vertex with another region's,
-// and walks every colour of the sweep with barrier() between them. Included
-// by solve_tets_region_sweep.comp and _narrow.comp, which set
-// SWEEP_GROUP_SIZE. One dispatch for the run instead of one per
-// colour; each tet sees what the colours before it wrote to its corners, as
-// colour by colour, so the CPU solver's colour order gives the same result.
+// and walks every colour of the sweep with barrier() between them: one
+// dispatch for the sweep instead of one per colour. Each tet sees what the
+// colours before it wrote to its corners, as colour by colour, so the CPU
+// solver's colour order gives the same result. Included by
+// solve_tets_region_sweep.comp and solve_tets_region_sweep_narrow.comp,
+// which set SWEEP_GROUP_SIZE.
 #define SIM_NO_GATHER_OR_SURFACE
 #define SIM_COHERENT_VERTICES
 #include "sim_common.glsl"

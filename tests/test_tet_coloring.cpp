@@ -1,7 +1,8 @@
 // Tet colouring and the refusal of pathological meshes: repeated tets are
 // dropped, a vertex shared by thousands of tets is coloured quickly (one
-// colour per tet there), more than kMaxTetColors is refused, and the
-// presets' colourings are valid and no larger than the plain greedy one.
+// colour per tet there), more than kMaxTetColors is refused, the presets'
+// colourings are valid and no larger than the plain greedy one, and large
+// meshes' colourings by region keep the promises a region sweep makes.
 #include "test_support.h"
 
 #include "core/tet_coloring.h"
