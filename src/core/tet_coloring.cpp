@@ -192,6 +192,12 @@ Result<TetColoring> color_tets_by_region(const std::vector<glm::uvec4>& tets,
     return coloring;
 }
 
+size_t regions_per_group(const RegionSweep& sweep)
+{
+    const size_t tets = sweep.region_starts.back() - sweep.region_starts.front();
+    return std::max<size_t>(1, sweep.regions * kTetsPerRegionGroup / std::max<size_t>(tets, 1));
+}
+
 float region_side_for(double total_rest_volume_m3, size_t tets, double tets_per_region)
 {
     if (tets == 0) {

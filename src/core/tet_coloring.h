@@ -40,6 +40,10 @@ inline constexpr double kTetsPerRegion = 1024.0;
 // the SIMD lanes, few enough vertices to stay in cache through the colours.
 inline constexpr size_t kTetsPerRegionGroup = 4096;
 
+// How many consecutive regions of `sweep` make a group of about
+// kTetsPerRegionGroup tets (at least one).
+size_t regions_per_group(const RegionSweep& sweep);
+
 struct TetColoring {
     Csr colors;
     std::vector<RegionSweep> sweeps;  // in colour order, from colour 0

@@ -322,7 +322,20 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc, LoadProgress* progress
 
     if (!step_done(0.87)) return cancelled();
 
-    // 7. Colours for the Gauss-Seidel solver.
+    // 7. Colours for the Gauss-Seidel solver: region by region where the
+    // GPU would otherwise pass colour by colour, else (or if that needs
+    // more colours than allowed) greedily in tet order.
+    if (nt >= kRegionSweepMinTets) {
+        Result<TetColoring> by_region = color_tets_by_region(
+            mesh.tets, mesh.rest_positions,
+            region_side_for(mesh.total_rest_volume_m3(), nt, kTetsPerRegion));
+        if (by_region) {
+            mesh.tet_colors = std::move(by_region.value().colors);
+            mesh.region_sweeps = std::move(by_region.value().sweeps);
+            report_progress(progress, 1.0);
+            return mesh;
+        }
+    }
     Result<Csr> colors = color_tets(mesh.tets, nv);
     if (!colors) {
         // The colours needed are at least the most tets at one vertex.
@@ -340,17 +353,6 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc, LoadProgress* progress
             " are allowed, one solver pass each per iteration");
     }
     mesh.tet_colors = std::move(colors).value();
-    if (nt >= kRegionSweepMinTets) {
-        // Region by region where the GPU would otherwise pass colour by
-        // colour; kept as above if that needs more colours than allowed.
-        Result<TetColoring> by_region = color_tets_by_region(
-            mesh.tets, mesh.rest_positions,
-            region_side_for(mesh.total_rest_volume_m3(), nt, kTetsPerRegion));
-        if (by_region) {
-            mesh.tet_colors = std::move(by_region.value().colors);
-            mesh.region_sweeps = std::move(by_region.value().sweeps);
-        }
-    }
     report_progress(progress, 1.0);
     return mesh;
 }

@@ -339,12 +339,9 @@ void GpuSolver::upload_region_sweeps()
             starts.clear();
             break;
         }
-        const size_t tets = sweep.region_starts.back() - sweep.region_starts.front();
-        const size_t per_group_tets = sweep.regions * kTetsPerRegionGroup;
-        const auto per_group =
-            static_cast<uint32_t>(std::max<size_t>(1, per_group_tets / std::max<size_t>(tets, 1)));
         sweeps_.push_back({sweep.first_color, sweep.color_end, sweep.regions,
-                           static_cast<uint32_t>(starts.size()), per_group});
+                           static_cast<uint32_t>(starts.size()),
+                           static_cast<uint32_t>(regions_per_group(sweep))});
         starts.insert(starts.end(), sweep.region_starts.begin(), sweep.region_starts.end());
     }
     upload(region_starts_, starts, GL_STATIC_DRAW);
@@ -391,13 +388,13 @@ GpuSolver::SweepMode GpuSolver::fastest_sweep_mode()
 
 bool GpuSolver::one_group_is_faster() const
 {
-    const auto time_ms = [](const auto& run) { return time_second_run_ms(run); };
-    const double per_color_ms = time_ms([this] {
+    const double per_color_ms = time_second_run_ms([this] {
         solve_colors();
         dispatch(programs_.project_static, mesh_->vertex_count());
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     });
-    const double one_group_ms = time_ms([this] { solve_colors_in_one_group(1, 0, true); });
+    const double one_group_ms =
+        time_second_run_ms([this] { solve_colors_in_one_group(1, 0, true); });
     return one_group_ms < per_color_ms;
 }
 

@@ -17,15 +17,12 @@ void lay_out_region_sweeps(const TetMesh& mesh, TetBlocks& blocks,
     const Csr& colors = mesh.tet_colors;
     for (const RegionSweep& sweep : mesh.region_sweeps) {
         const size_t sweep_colors = sweep.color_end - sweep.first_color;
-        const size_t sweep_tets = sweep.region_starts.back() - sweep.region_starts.front();
-        const size_t regions_per_group = std::max<size_t>(
-            1, sweep.regions * kTetsPerRegionGroup / std::max<size_t>(sweep_tets, 1));
-        const size_t groups = (sweep.regions + regions_per_group - 1) / regions_per_group;
+        const size_t per_group = regions_per_group(sweep);
+        const size_t groups = (sweep.regions + per_group - 1) / per_group;
         blocks.phases.push_back({runs.size(), groups, sweep_colors});
         for (size_t g = 0; g < groups; ++g) {
-            const size_t first_region = g * regions_per_group;
-            const size_t region_end =
-                std::min<size_t>(sweep.regions, first_region + regions_per_group);
+            const size_t first_region = g * per_group;
+            const size_t region_end = std::min<size_t>(sweep.regions, first_region + per_group);
             for (size_t c = 0; c < sweep_colors; ++c) {
                 const uint32_t* starts = &sweep.region_starts[c * sweep.regions];
                 std::vector<uint32_t>& run = runs.emplace_back(
