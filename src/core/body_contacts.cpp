@@ -60,6 +60,39 @@ static std::vector<uint32_t> tet_exit_triangles(const World& world)
     return exits;
 }
 
+// Per surface triangle, the centre and radius of a sphere about its rest
+// corners (BodyContacts::rest_neighbours). The radius is grown by 1e-5 of
+// the largest coordinate of the triangle's body and of its exclusion
+// radius, a hundred times the rounding of the float distances that
+// cm_rest_neighbours compares, so that wherever the sphere decides, it
+// decides as that test would.
+static std::vector<glm::vec4> rest_spheres(const World& world, const ContactLayout& layout)
+{
+    const TetMesh& mesh = *world.mesh;
+    std::vector<float> body_reach(world.body_count(), 0.0f);
+    for (uint32_t v = 0; v < mesh.vertex_count(); ++v) {
+        const glm::vec3 a = glm::abs(mesh.rest_positions[v]);
+        float& reach = body_reach[world.vertex_body[v]];
+        reach = std::max({reach, a.x, a.y, a.z});
+    }
+    std::vector<glm::vec4> spheres;
+    spheres.reserve(mesh.surface_triangles.size());
+    for (const glm::uvec3& f : mesh.surface_triangles) {
+        const glm::dvec3 a = mesh.rest_positions[f.x];
+        const glm::dvec3 b = mesh.rest_positions[f.y];
+        const glm::dvec3 c = mesh.rest_positions[f.z];
+        const glm::dvec3 centre = (a + b + c) / 3.0;
+        const double radius = std::sqrt(std::max({glm::dot(a - centre, a - centre),
+                                                  glm::dot(b - centre, b - centre),
+                                                  glm::dot(c - centre, c - centre)}));
+        const uint32_t body = world.vertex_body[f.x];
+        const double margin =
+            1e-5 * (body_reach[body] + layout.rest_exclusion_m[body]) + 1e-30;
+        spheres.emplace_back(glm::vec3(centre), static_cast<float>(radius + margin));
+    }
+    return spheres;
+}
+
 ContactLayout ContactLayout::make(const World& world)
 {
     const TetMesh& mesh = *world.mesh;
@@ -133,10 +166,14 @@ void BodyContacts::load(const World& world)
     const size_t surface = layout_.surface_vertices.size();
     const size_t triangles = world.mesh->surface_triangles.size();
     triangle_table_.resize(layout_.table_size);
-    triangle_boxes_.assign(2 * triangles, glm::vec3(0.0f));
+    triangle_boxes_.assign(triangles, Bounds{});
+    triangle_cells_.assign(triangles, CellRange{});
+    listed_triangles_ = ListedTriangles{};  // sized by the first search
+    triangle_rest_spheres_ = rest_spheres(world, layout_);
     const size_t hashed_tets = layout_.tets_hashed() ? world.mesh->tets.size() : 0;
     tet_table_.resize(layout_.tet_table_size);
-    tet_boxes_.assign(2 * hashed_tets, glm::vec3(0.0f));
+    tet_boxes_.assign(hashed_tets, Bounds{});
+    tet_cells_.assign(hashed_tets, CellRange{});
     const size_t bodies = layout_.tets_hashed() ? world.body_count() : 0;
     body_boxes_.assign(bodies, Bounds{});
     body_neighbour_offsets_.assign(bodies + 1, 0u);
@@ -267,17 +304,21 @@ float BodyContacts::largest_move_beside_rigid_motion(const std::vector<glm::vec3
     return largest;
 }
 
-// Calls visit(bucket) for every cell the box lo .. hi is listed in
-// (cm_box_cells).
-template <typename Visit>
-static void for_each_box_bucket(const glm::vec3& box_lo, const glm::vec3& box_hi, float inv_cell,
-                                uint32_t table_size, const Visit& visit)
+// The cells a box is listed in (cm_box_cells).
+static CellRange box_cells(const Bounds& box, float inv_cell)
 {
-    glm::ivec3 lo, hi;
-    cm::cm_box_cells(box_lo, box_hi, inv_cell, lo, hi);
-    for (int z = lo.z; z <= hi.z; ++z) {
-        for (int y = lo.y; y <= hi.y; ++y) {
-            for (int x = lo.x; x <= hi.x; ++x) {
+    CellRange cells;
+    cm::cm_box_cells(box.lo, box.hi, inv_cell, cells.lo, cells.hi);
+    return cells;
+}
+
+// Calls visit(bucket) for every cell of the range.
+template <typename Visit>
+static void for_each_bucket(const CellRange& cells, uint32_t table_size, const Visit& visit)
+{
+    for (int z = cells.lo.z; z <= cells.hi.z; ++z) {
+        for (int y = cells.lo.y; y <= cells.hi.y; ++y) {
+            for (int x = cells.lo.x; x <= cells.hi.x; ++x) {
                 visit(cm::cm_cell_hash(glm::ivec3(x, y, z), table_size));
             }
         }
@@ -291,13 +332,31 @@ void BodyContacts::search(const std::vector<glm::vec3>& positions, WorkerTeam& t
     const float inv_cell = 1.0f / layout_.cell_size_m;
     share_out(team, triangles.size(), [&](size_t f) {
         const glm::uvec3& t = triangles[f];
+        Bounds& box = triangle_boxes_[f];
         cm::cm_triangle_box(positions[t.x], positions[t.y], positions[t.z], kContactListRadiusM,
-                            triangle_boxes_[2 * f], triangle_boxes_[2 * f + 1]);
+                            box.lo, box.hi);
+        triangle_cells_[f] = box_cells(box, inv_cell);
     });
     const auto triangle_count = static_cast<uint32_t>(triangles.size());
     triangle_table_.build(triangle_count, team, [&](uint32_t f, auto visit) {
-        for_each_box_bucket(triangle_boxes_[2 * f], triangle_boxes_[2 * f + 1], inv_cell,
-                            layout_.table_size, visit);
+        for_each_bucket(triangle_cells_[f], layout_.table_size, visit);
+    });
+    const uint32_t entries = triangle_table_.entry_count();
+    if (entries > listed_triangles_.size()) {
+        listed_triangles_.resize(size_t{entries} + entries / 4);  // as CellTable's entries
+    }
+    ListedTriangles& listed = listed_triangles_;
+    share_out(team, entries, [&](size_t e) {
+        const uint32_t f = triangle_table_.entry(static_cast<uint32_t>(e));
+        const Bounds& box = triangle_boxes_[f];
+        listed.lo_x[e] = box.lo.x;
+        listed.lo_y[e] = box.lo.y;
+        listed.lo_z[e] = box.lo.z;
+        listed.hi_x[e] = box.hi.x;
+        listed.hi_y[e] = box.hi.y;
+        listed.hi_z[e] = box.hi.z;
+        listed.triangle[e] = f;
+        listed.body[e] = layout_.triangle_body[f];
     });
     if (layout_.tets_hashed()) {
         hash_tets(positions, team);
@@ -348,21 +407,22 @@ void BodyContacts::hash_tets(const std::vector<glm::vec3>& positions, WorkerTeam
 {
     const std::vector<glm::uvec4>& tets = world_->mesh->tets;
     find_body_neighbours(positions);
-    share_out(team, tets.size(), [&](size_t t) {
-        cm::cm_tet_box(positions[tets[t].x], positions[tets[t].y], positions[tets[t].z],
-                       positions[tets[t].w], tet_boxes_[2 * t], tet_boxes_[2 * t + 1]);
-    });
     // Only a tet whose box meets another body's box can hold another body's
     // vertex (every vertex lies in its body's box): in a heap most tets lie
     // away from the other bodies and are not listed, which leaves the deep
     // pairs exactly as they were and the search cheaper (docs/algorithm.md,
     // 5). The compute shaders list every tet.
     const float inv_cell = 1.0f / layout_.tet_cell_size_m;
+    share_out(team, tets.size(), [&](size_t t) {
+        const glm::uvec4& tet = tets[t];
+        Bounds& box = tet_boxes_[t];
+        cm::cm_tet_box(positions[tet.x], positions[tet.y], positions[tet.z], positions[tet.w],
+                       box.lo, box.hi);
+        tet_cells_[t] =
+            overlaps_neighbour_body(world_->tet_body[t], box) ? box_cells(box, inv_cell) : CellRange{};
+    });
     tet_table_.build(static_cast<uint32_t>(tets.size()), team, [&](uint32_t t, auto visit) {
-        const Bounds box{tet_boxes_[2 * t], tet_boxes_[2 * t + 1]};
-        if (overlaps_neighbour_body(world_->tet_body[t], box)) {
-            for_each_box_bucket(box.lo, box.hi, inv_cell, layout_.tet_table_size, visit);
-        }
+        for_each_bucket(tet_cells_[t], layout_.tet_table_size, visit);
     });
 }
 
@@ -381,7 +441,7 @@ uint32_t BodyContacts::deep_triangle_for_vertex(size_t s,
     for (uint32_t e = tet_table_.bucket_begin(h); e < tet_table_.bucket_end(h); ++e) {
         const uint32_t t = tet_table_.entry(e);
         if (world_->tet_body[t] == body || layout_.tet_exit_triangle[t] >= exit ||
-            !cm::cm_in_box(x, tet_boxes_[2 * t], tet_boxes_[2 * t + 1])) {
+            !cm::cm_in_box(x, tet_boxes_[t].lo, tet_boxes_[t].hi)) {
             continue;
         }
         const glm::uvec4& tet = world_->mesh->tets[t];
@@ -409,24 +469,46 @@ void BodyContacts::search_for_vertex(size_t s, const std::vector<glm::vec3>& pos
     const bool finite = std::isfinite(x.x) && std::isfinite(x.y) && std::isfinite(x.z);
     if (finite) {
         const uint32_t body = world_->vertex_body[v];
+        const glm::vec3 rest = mesh.rest_positions[v];
+        const float exclusion = layout_.rest_exclusion_m[body];
         const uint32_t h = cm::cm_cell_hash(cm::cm_cell_of(x, inv_cell), layout_.table_size);
-        for (uint32_t e = triangle_table_.bucket_begin(h); e < triangle_table_.bucket_end(h); ++e) {
-            const uint32_t f = triangle_table_.entry(e);
-            // The box first: it needs no corner of the triangle.
-            if (!cm::cm_in_box(x, triangle_boxes_[2 * f], triangle_boxes_[2 * f + 1])) {
-                continue;
+        const uint32_t bucket_end = triangle_table_.bucket_end(h);
+        // The boxes first, a run at a time: they need no corner of a
+        // triangle, and the entries whose boxes hold the vertex are gathered
+        // without a branch (about a quarter do, at no predictable entry).
+        const ListedTriangles& listed = listed_triangles_;
+        constexpr uint32_t kRun = 64;
+        uint8_t in_box[kRun];
+        uint32_t held[kRun];
+        for (uint32_t run = triangle_table_.bucket_begin(h); run < bucket_end; run += kRun) {
+            const uint32_t n = std::min(bucket_end - run, kRun);
+            const float* lo_x = &listed.lo_x[run];
+            const float* lo_y = &listed.lo_y[run];
+            const float* lo_z = &listed.lo_z[run];
+            const float* hi_x = &listed.hi_x[run];
+            const float* hi_y = &listed.hi_y[run];
+            const float* hi_z = &listed.hi_z[run];
+            for (uint32_t k = 0; k < n; ++k) {  // cm_in_box, vectorized
+                in_box[k] = static_cast<uint8_t>((x.x >= lo_x[k]) & (x.y >= lo_y[k]) &
+                                                 (x.z >= lo_z[k]) & (x.x <= hi_x[k]) &
+                                                 (x.y <= hi_y[k]) & (x.z <= hi_z[k]));
             }
-            const glm::uvec3& t = triangles[f];
-            if (layout_.triangle_body[f] == body &&
-                cm::cm_rest_neighbours(mesh.rest_positions[v], mesh.rest_positions[t.x],
-                                       mesh.rest_positions[t.y], mesh.rest_positions[t.z],
-                                       layout_.rest_exclusion_m[body])) {
-                continue;  // its own corners among them
+            uint32_t count = 0;
+            for (uint32_t k = 0; k < n; ++k) {
+                held[count] = run + k;
+                count += in_box[k];
             }
-            const float d =
-                cm::cm_point_triangle_distance(x, positions[t.x], positions[t.y], positions[t.z]);
-            if (d < kContactListRadiusM) {
-                cm::cm_nearest_insert(nearest, kNearTrianglesPerVertex, f, d, 0u);
+            for (uint32_t i = 0; i < count; ++i) {
+                const uint32_t f = listed.triangle[held[i]];
+                if (listed.body[held[i]] == body && rest_neighbours(rest, f, exclusion)) {
+                    continue;  // its own corners among them
+                }
+                const glm::uvec3& t = triangles[f];
+                const float d = cm::cm_point_triangle_distance(x, positions[t.x], positions[t.y],
+                                                               positions[t.z]);
+                if (d < kContactListRadiusM) {
+                    cm::cm_nearest_insert(nearest, kNearTrianglesPerVertex, f, d, 0u);
+                }
             }
         }
     }
@@ -435,6 +517,34 @@ void BodyContacts::search_for_vertex(size_t s, const std::vector<glm::vec3>& pos
         layout_.tets_hashed() && finite ? deep_triangle_for_vertex(s, positions) : kNoContact;
     allowed_moves_[s] =
         cm::cm_near_list_allowed_move(nearest, kContactSearchRadiusM, kContactListRadiusM);
+}
+
+void BodyContacts::ListedTriangles::resize(size_t entries)
+{
+    for (std::vector<float>* coordinate : {&lo_x, &lo_y, &lo_z, &hi_x, &hi_y, &hi_z}) {
+        coordinate->resize(entries);
+    }
+    triangle.resize(entries);
+    body.resize(entries);
+}
+
+bool BodyContacts::rest_neighbours(const glm::vec3& rest, uint32_t f, float exclusion) const
+{
+    const glm::vec4& sphere = triangle_rest_spheres_[f];
+    const glm::vec3 to_centre = glm::vec3(sphere) - rest;
+    const float d2 = glm::dot(to_centre, to_centre);
+    const float all_within = exclusion - sphere.w;  // every corner nearer than the exclusion
+    if (all_within > 0.0f && d2 < all_within * all_within) {
+        return true;
+    }
+    const float none_within = exclusion + sphere.w;
+    if (d2 > none_within * none_within) {
+        return false;
+    }
+    const TetMesh& mesh = *world_->mesh;
+    const glm::uvec3& t = mesh.surface_triangles[f];
+    return cm::cm_rest_neighbours(rest, mesh.rest_positions[t.x], mesh.rest_positions[t.y],
+                                  mesh.rest_positions[t.z], exclusion);
 }
 
 // The nearest few of the near list within the search radius, at most one
