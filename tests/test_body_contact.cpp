@@ -8,6 +8,7 @@
 #include "app/drag_script.h"
 #include "core/point_triangle_distance.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -335,6 +336,129 @@ TEST(BodyContact, DeepVerticesAreExactlyThoseInsideAnotherBodysTets)
                 inside, contacts.deep_vertex_count());
     EXPECT_GT(inside, 20u);
     EXPECT_EQ(contacts.deep_vertex_count(), inside);
+}
+
+// The candidates a look at every surface triangle and every tet picks for
+// each surface vertex of the world at `x`: the nearest within the search
+// radius, apart from the vertex's own neighbourhood, one face behind per
+// body, and the deep pair of the least exit triangle over the other bodies'
+// tets that hold it (BodyContacts::find's result, without its hashes, near
+// lists, boxes or rest spheres).
+static std::vector<uint32_t> candidates_of_a_look_at_everything(const World& world,
+                                                         const ContactLayout& layout,
+                                                         const std::vector<glm::vec3>& x)
+{
+    namespace cm = contact_math;
+    const TetMesh& mesh = *world.mesh;
+    const std::vector<glm::vec3>& rest = mesh.rest_positions;
+    std::vector<uint32_t> candidates;
+    for (const uint32_t v : layout.surface_vertices) {
+        const uint32_t body = world.vertex_body[v];
+        cm::CmNearest picked;
+        cm::cm_nearest_clear(picked);
+        for (uint32_t f = 0; f < mesh.surface_triangles.size(); ++f) {
+            const glm::uvec3& t = mesh.surface_triangles[f];
+            if (layout.triangle_body[f] == body &&
+                cm::cm_rest_neighbours(rest[v], rest[t.x], rest[t.y], rest[t.z],
+                                       layout.rest_exclusion_m[body])) {
+                continue;
+            }
+            if (!cm::cm_near_triangle_box(x[v], x[t.x], x[t.y], x[t.z], kContactSearchRadiusM)) {
+                continue;
+            }
+            const float d = cm::cm_point_triangle_distance(x[v], x[t.x], x[t.y], x[t.z]);
+            if (d < kContactSearchRadiusM) {
+                const bool behind = cm::cm_behind_triangle(x[v], x[t.x], x[t.y], x[t.z]);
+                cm::cm_nearest_insert(picked, kContactsPerVertex, f,
+                                      d, 2u * layout.triangle_body[f] + (behind ? 1u : 0u));
+            }
+        }
+        cm::cm_nearest_keep_one_behind_per_body(picked, kContactsPerVertex);
+        uint32_t exit = kNoContact;
+        for (size_t t = 0; layout.tets_hashed() && t < mesh.tets.size(); ++t) {
+            const glm::uvec4& tet = mesh.tets[t];
+            if (world.tet_body[t] != body &&
+                cm::cm_inside_tet(x[v], x[tet.x], x[tet.y], x[tet.z], x[tet.w])) {
+                exit = std::min(exit, layout.tet_exit_triangle[t]);
+            }
+        }
+        if (exit != kNoContact) {
+            const glm::uvec3& e = mesh.surface_triangles[exit];
+            cm::cm_add_deep_pair(picked, kContactsPerVertex, exit, layout.triangle_body[exit],
+                                 cm::cm_behind_triangle(x[v], x[e.x], x[e.y], x[e.z]));
+        }
+        candidates.insert(candidates.end(), picked.triangle, picked.triangle + kContactsPerVertex);
+    }
+    return candidates;
+}
+
+TEST(BodyContact, CandidatesAreThoseOfALookAtEveryTriangleAndTet)
+{
+    // A bar folded into a hairpin, its legs' inner faces 2 cm apart: it
+    // meets its own far part, and along the fold its own triangles come
+    // within reach from about its neighbourhood's edge in the rest shape,
+    // where the rest spheres may not decide. Two cubes overlap each other
+    // (other-body pairs, vertices deep inside). A coarse cube far from them
+    // sets the cells, large enough that the fold's stretched triangles and
+    // tets are listed whole (past 1.5 times their size a hash lists them
+    // partly, on both solvers). The search's hashes, boxes and rest spheres
+    // must pick exactly what a look at everything picks.
+    WorldDesc desc;
+    desc.name = "hairpin and cubes";
+    desc.gravity_m_s2 = glm::vec3(0.0f);
+    desc.ground = false;
+    desc.bodies.push_back(
+        lattice_box("bar", {1.2f, 0.06f, 0.1f}, {24, 2, 2}, {0.0f, 1.0f, 0.0f}));
+    desc.bodies.push_back(lattice_cube(0.2f, 4, {3.0f, 1.0f, 0.0f}));
+    desc.bodies.push_back(lattice_cube(0.2f, 4, {3.15f, 1.05f, 0.03f}));
+    desc.bodies.push_back(lattice_cube(0.6f, 3, {-3.0f, 1.0f, 0.0f}));
+    const std::shared_ptr<const World> world = assembled(desc);
+    ASSERT_TRUE(world);
+    const TetMesh& mesh = *world->mesh;
+    std::vector<glm::vec3> x = mesh.rest_positions;
+    const WorldBody& bar = world->bodies[0];
+    const float fold_radius = 0.04f;  // of the bar's middle: its inner face 1 cm from the axis
+    const float fold_length = 3.14159265f * fold_radius;
+    for (uint32_t v = bar.first_vertex; v < bar.first_vertex + bar.vertex_count; ++v) {
+        // Past x = 0 the bar goes round a half circle about (0, 0.96, 0) and
+        // back along -x below itself.
+        const glm::vec3 r = mesh.rest_positions[v] - glm::vec3(0.0f, 1.0f, 0.0f);
+        if (r.x <= 0.0f) {
+            x[v] = glm::vec3(r.x, 1.0f + r.y, r.z);
+            continue;
+        }
+        const float angle = std::min(r.x, fold_length) / fold_radius;
+        const float radius = fold_radius + r.y;
+        const glm::vec3 on_fold(radius * std::sin(angle), 0.96f + radius * std::cos(angle), r.z);
+        x[v] = on_fold - glm::vec3(std::max(r.x - fold_length, 0.0f), 0.0f, 0.0f);
+    }
+    BodyContacts contacts;
+    contacts.load(*world);
+    WorkerTeam two(2);
+    contacts.find(x, two);
+    const std::vector<uint32_t> expected =
+        candidates_of_a_look_at_everything(*world, contacts.layout(), x);
+    const auto count = [](const std::vector<uint32_t>& c) {
+        return std::count_if(c.begin(), c.end(), [](uint32_t f) { return f != kNoContact; });
+    };
+    const auto bar_triangle = [&](uint32_t f) {
+        return f != kNoContact && contacts.layout().triangle_body[f & ~contact_math::CM_DEEP_PAIR] == 0;
+    };
+    size_t bar_with_bar = 0;
+    size_t deep = 0;
+    for (size_t s = 0; s < contacts.layout().surface_vertices.size(); ++s) {
+        const uint32_t v = contacts.layout().surface_vertices[s];
+        for (uint32_t i = 0; i < kContactsPerVertex; ++i) {
+            const uint32_t f = expected[s * kContactsPerVertex + i];
+            bar_with_bar += world->vertex_body[v] == 0 && bar_triangle(f) ? 1 : 0;
+            deep += f != kNoContact && (f & contact_math::CM_DEEP_PAIR) != 0 ? 1 : 0;
+        }
+    }
+    std::printf("%td candidate pairs, %zu of the bar with itself, %zu deep\n", count(expected),
+                bar_with_bar, deep);
+    EXPECT_GT(bar_with_bar, 50u) << "the hairpin's legs face each other";
+    EXPECT_GT(deep, 10u) << "the cubes lie partly inside each other";
+    EXPECT_EQ(contacts.candidate_triangles(), expected);
 }
 
 TEST(BodyContact, CubeWhollyInsideABlockIsPushedOutThroughTheNearestFace)

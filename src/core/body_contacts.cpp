@@ -4,6 +4,7 @@
 #include "core/contact_math.h"
 #include "core/flush_denormals.h"
 #include "core/point_triangle_distance.h"
+#include "core/rest_sphere.h"
 #include "core/tet_math.h"
 
 #include <algorithm>
@@ -60,12 +61,9 @@ static std::vector<uint32_t> tet_exit_triangles(const World& world)
     return exits;
 }
 
-// Per surface triangle, the centre and radius of a sphere about its rest
-// corners (BodyContacts::rest_neighbours). The radius is grown by 1e-5 of
-// the largest coordinate of the triangle's body and of its exclusion
-// radius, a hundred times the rounding of the float distances that
-// cm_rest_neighbours compares, so that wherever the sphere decides, it
-// decides as that test would.
+// Per surface triangle, a sphere about its rest corners (rest_sphere.h),
+// grown by 1e-5 of the largest coordinate of the triangle's body and of its
+// exclusion radius.
 static std::vector<glm::vec4> rest_spheres(const World& world, const ContactLayout& layout)
 {
     const TetMesh& mesh = *world.mesh;
@@ -78,17 +76,10 @@ static std::vector<glm::vec4> rest_spheres(const World& world, const ContactLayo
     std::vector<glm::vec4> spheres;
     spheres.reserve(mesh.surface_triangles.size());
     for (const glm::uvec3& f : mesh.surface_triangles) {
-        const glm::dvec3 a = mesh.rest_positions[f.x];
-        const glm::dvec3 b = mesh.rest_positions[f.y];
-        const glm::dvec3 c = mesh.rest_positions[f.z];
-        const glm::dvec3 centre = (a + b + c) / 3.0;
-        const double radius = std::sqrt(std::max({glm::dot(a - centre, a - centre),
-                                                  glm::dot(b - centre, b - centre),
-                                                  glm::dot(c - centre, c - centre)}));
         const uint32_t body = world.vertex_body[f.x];
-        const double margin =
-            1e-5 * (body_reach[body] + layout.rest_exclusion_m[body]) + 1e-30;
-        spheres.emplace_back(glm::vec3(centre), static_cast<float>(radius + margin));
+        const double margin = 1e-5 * (body_reach[body] + layout.rest_exclusion_m[body]) + 1e-30;
+        spheres.push_back(rest_sphere(mesh.rest_positions[f.x], mesh.rest_positions[f.y],
+                                      mesh.rest_positions[f.z], margin));
     }
     return spheres;
 }
@@ -167,13 +158,11 @@ void BodyContacts::load(const World& world)
     const size_t triangles = world.mesh->surface_triangles.size();
     triangle_table_.resize(layout_.table_size);
     triangle_boxes_.assign(triangles, Bounds{});
-    triangle_cells_.assign(triangles, CellRange{});
-    listed_triangles_ = ListedTriangles{};  // sized by the first search
     triangle_rest_spheres_ = rest_spheres(world, layout_);
     const size_t hashed_tets = layout_.tets_hashed() ? world.mesh->tets.size() : 0;
     tet_table_.resize(layout_.tet_table_size);
     tet_boxes_.assign(hashed_tets, Bounds{});
-    tet_cells_.assign(hashed_tets, CellRange{});
+    tet_listed_.assign(hashed_tets, 0);
     const size_t bodies = layout_.tets_hashed() ? world.body_count() : 0;
     body_boxes_.assign(bodies, Bounds{});
     body_neighbour_offsets_.assign(bodies + 1, 0u);
@@ -304,21 +293,16 @@ float BodyContacts::largest_move_beside_rigid_motion(const std::vector<glm::vec3
     return largest;
 }
 
-// The cells a box is listed in (cm_box_cells).
-static CellRange box_cells(const Bounds& box, float inv_cell)
-{
-    CellRange cells;
-    cm::cm_box_cells(box.lo, box.hi, inv_cell, cells.lo, cells.hi);
-    return cells;
-}
-
-// Calls visit(bucket) for every cell of the range.
+// Calls visit(bucket) for every cell the box is listed in (cm_box_cells).
 template <typename Visit>
-static void for_each_bucket(const CellRange& cells, uint32_t table_size, const Visit& visit)
+static void for_each_box_bucket(const Bounds& box, float inv_cell, uint32_t table_size,
+                                const Visit& visit)
 {
-    for (int z = cells.lo.z; z <= cells.hi.z; ++z) {
-        for (int y = cells.lo.y; y <= cells.hi.y; ++y) {
-            for (int x = cells.lo.x; x <= cells.hi.x; ++x) {
+    glm::ivec3 lo, hi;
+    cm::cm_box_cells(box.lo, box.hi, inv_cell, lo, hi);
+    for (int z = lo.z; z <= hi.z; ++z) {
+        for (int y = lo.y; y <= hi.y; ++y) {
+            for (int x = lo.x; x <= hi.x; ++x) {
                 visit(cm::cm_cell_hash(glm::ivec3(x, y, z), table_size));
             }
         }
@@ -332,31 +316,12 @@ void BodyContacts::search(const std::vector<glm::vec3>& positions, WorkerTeam& t
     const float inv_cell = 1.0f / layout_.cell_size_m;
     share_out(team, triangles.size(), [&](size_t f) {
         const glm::uvec3& t = triangles[f];
-        Bounds& box = triangle_boxes_[f];
         cm::cm_triangle_box(positions[t.x], positions[t.y], positions[t.z], kContactListRadiusM,
-                            box.lo, box.hi);
-        triangle_cells_[f] = box_cells(box, inv_cell);
+                            triangle_boxes_[f].lo, triangle_boxes_[f].hi);
     });
     const auto triangle_count = static_cast<uint32_t>(triangles.size());
     triangle_table_.build(triangle_count, team, [&](uint32_t f, auto visit) {
-        for_each_bucket(triangle_cells_[f], layout_.table_size, visit);
-    });
-    const uint32_t entries = triangle_table_.entry_count();
-    if (entries > listed_triangles_.size()) {
-        listed_triangles_.resize(size_t{entries} + entries / 4);  // as CellTable's entries
-    }
-    ListedTriangles& listed = listed_triangles_;
-    share_out(team, entries, [&](size_t e) {
-        const uint32_t f = triangle_table_.entry(static_cast<uint32_t>(e));
-        const Bounds& box = triangle_boxes_[f];
-        listed.lo_x[e] = box.lo.x;
-        listed.lo_y[e] = box.lo.y;
-        listed.lo_z[e] = box.lo.z;
-        listed.hi_x[e] = box.hi.x;
-        listed.hi_y[e] = box.hi.y;
-        listed.hi_z[e] = box.hi.z;
-        listed.triangle[e] = f;
-        listed.body[e] = layout_.triangle_body[f];
+        for_each_box_bucket(triangle_boxes_[f], inv_cell, layout_.table_size, visit);
     });
     if (layout_.tets_hashed()) {
         hash_tets(positions, team);
@@ -412,17 +377,18 @@ void BodyContacts::hash_tets(const std::vector<glm::vec3>& positions, WorkerTeam
     // away from the other bodies and are not listed, which leaves the deep
     // pairs exactly as they were and the search cheaper (docs/algorithm.md,
     // 5). The compute shaders list every tet.
-    const float inv_cell = 1.0f / layout_.tet_cell_size_m;
     share_out(team, tets.size(), [&](size_t t) {
         const glm::uvec4& tet = tets[t];
         Bounds& box = tet_boxes_[t];
         cm::cm_tet_box(positions[tet.x], positions[tet.y], positions[tet.z], positions[tet.w],
                        box.lo, box.hi);
-        tet_cells_[t] =
-            overlaps_neighbour_body(world_->tet_body[t], box) ? box_cells(box, inv_cell) : CellRange{};
+        tet_listed_[t] = overlaps_neighbour_body(world_->tet_body[t], box) ? 1 : 0;
     });
+    const float inv_cell = 1.0f / layout_.tet_cell_size_m;
     tet_table_.build(static_cast<uint32_t>(tets.size()), team, [&](uint32_t t, auto visit) {
-        for_each_bucket(tet_cells_[t], layout_.tet_table_size, visit);
+        if (tet_listed_[t]) {
+            for_each_box_bucket(tet_boxes_[t], inv_cell, layout_.tet_table_size, visit);
+        }
     });
 }
 
@@ -476,31 +442,20 @@ void BodyContacts::search_for_vertex(size_t s, const std::vector<glm::vec3>& pos
         // The boxes first, a run at a time: they need no corner of a
         // triangle, and the entries whose boxes hold the vertex are gathered
         // without a branch (about a quarter do, at no predictable entry).
-        const ListedTriangles& listed = listed_triangles_;
         constexpr uint32_t kRun = 64;
-        uint8_t in_box[kRun];
         uint32_t held[kRun];
         for (uint32_t run = triangle_table_.bucket_begin(h); run < bucket_end; run += kRun) {
             const uint32_t n = std::min(bucket_end - run, kRun);
-            const float* lo_x = &listed.lo_x[run];
-            const float* lo_y = &listed.lo_y[run];
-            const float* lo_z = &listed.lo_z[run];
-            const float* hi_x = &listed.hi_x[run];
-            const float* hi_y = &listed.hi_y[run];
-            const float* hi_z = &listed.hi_z[run];
-            for (uint32_t k = 0; k < n; ++k) {  // cm_in_box, vectorized
-                in_box[k] = static_cast<uint8_t>((x.x >= lo_x[k]) & (x.y >= lo_y[k]) &
-                                                 (x.z >= lo_z[k]) & (x.x <= hi_x[k]) &
-                                                 (x.y <= hi_y[k]) & (x.z <= hi_z[k]));
-            }
             uint32_t count = 0;
             for (uint32_t k = 0; k < n; ++k) {
-                held[count] = run + k;
-                count += in_box[k];
+                const uint32_t f = triangle_table_.entry(run + k);
+                held[count] = f;
+                const Bounds& box = triangle_boxes_[f];
+                count += cm::cm_in_box(x, box.lo, box.hi) ? 1u : 0u;
             }
             for (uint32_t i = 0; i < count; ++i) {
-                const uint32_t f = listed.triangle[held[i]];
-                if (listed.body[held[i]] == body && rest_neighbours(rest, f, exclusion)) {
+                const uint32_t f = held[i];
+                if (layout_.triangle_body[f] == body && rest_neighbours(rest, f, exclusion)) {
                     continue;  // its own corners among them
                 }
                 const glm::uvec3& t = triangles[f];
@@ -519,27 +474,15 @@ void BodyContacts::search_for_vertex(size_t s, const std::vector<glm::vec3>& pos
         cm::cm_near_list_allowed_move(nearest, kContactSearchRadiusM, kContactListRadiusM);
 }
 
-void BodyContacts::ListedTriangles::resize(size_t entries)
-{
-    for (std::vector<float>* coordinate : {&lo_x, &lo_y, &lo_z, &hi_x, &hi_y, &hi_z}) {
-        coordinate->resize(entries);
-    }
-    triangle.resize(entries);
-    body.resize(entries);
-}
-
 bool BodyContacts::rest_neighbours(const glm::vec3& rest, uint32_t f, float exclusion) const
 {
-    const glm::vec4& sphere = triangle_rest_spheres_[f];
-    const glm::vec3 to_centre = glm::vec3(sphere) - rest;
-    const float d2 = glm::dot(to_centre, to_centre);
-    const float all_within = exclusion - sphere.w;  // every corner nearer than the exclusion
-    if (all_within > 0.0f && d2 < all_within * all_within) {
+    switch (rest_neighbours_by_sphere(triangle_rest_spheres_[f], rest, exclusion)) {
+    case SphereSays::neighbours:
         return true;
-    }
-    const float none_within = exclusion + sphere.w;
-    if (d2 > none_within * none_within) {
+    case SphereSays::not_neighbours:
         return false;
+    case SphereSays::undecided:
+        break;
     }
     const TetMesh& mesh = *world_->mesh;
     const glm::uvec3& t = mesh.surface_triangles[f];

@@ -147,26 +147,13 @@ private:
     ContactLayout layout_;
     CellTable triangle_table_;
     std::vector<Bounds> triangle_boxes_;     // per triangle, grown by the list radius
-    std::vector<CellRange> triangle_cells_;  // per triangle, the cells it is listed in
-    // The triangles' table's entries as a vertex's walk of its bucket reads
-    // them: each entry's box (grown by the list radius) coordinate by
-    // coordinate, so that the test of a run of boxes vectorizes, then its
-    // triangle and that triangle's body. The walk reads runs of memory and
-    // no triangle but those whose boxes hold the vertex.
-    struct ListedTriangles {
-        std::vector<float> lo_x, lo_y, lo_z, hi_x, hi_y, hi_z;
-        std::vector<uint32_t> triangle, body;
-        size_t size() const { return triangle.size(); }
-        void resize(size_t entries);
-    };
-    ListedTriangles listed_triangles_;
     // Per triangle, a sphere about its rest corners, grown by a margin over
-    // float rounding: most of a bucket's own-body triangles are the vertex's
-    // neighbours, and the sphere tells without reading a corner.
+    // float rounding: most of the triangles whose boxes hold a vertex are its
+    // own body's neighbours, and the sphere tells without reading a corner.
     std::vector<glm::vec4> triangle_rest_spheres_;
     CellTable tet_table_;                    // when the layout hashes tets
     std::vector<Bounds> tet_boxes_;          // per tet
-    std::vector<CellRange> tet_cells_;       // per tet; none where no other body is near
+    std::vector<uint8_t> tet_listed_;        // per tet: whether another body is near
     std::vector<Bounds> body_boxes_;         // per body, when the layout hashes tets
     std::vector<uint32_t> body_neighbour_offsets_;  // per body, into body_neighbours_; + 1
     std::vector<uint32_t> body_neighbours_;  // the bodies whose boxes meet each body's

@@ -8,18 +8,10 @@
 #include "core/flush_denormals.h"
 #include "core/worker_team.h"
 
-#include <glm/glm.hpp>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
-
-// The cells lo .. hi, inclusive per axis; none where hi < lo on an axis.
-struct CellRange {
-    glm::ivec3 lo{0};
-    glm::ivec3 hi{-1};
-};
 
 class CellTable {
 public:
@@ -88,8 +80,6 @@ public:
     uint32_t bucket_begin(uint32_t h) const { return offsets_[h]; }
     uint32_t bucket_end(uint32_t h) const { return offsets_[h + 1]; }
     uint32_t entry(uint32_t e) const { return entries_[e]; }
-    // Entries the latest build listed.
-    uint32_t entry_count() const { return offsets_.back(); }
     uint32_t table_size() const { return static_cast<uint32_t>(offsets_.size() - 1); }
 
 private:
