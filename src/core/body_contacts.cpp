@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <type_traits>
 
 namespace cm = contact_math;
 
@@ -21,6 +20,11 @@ static_assert(kMaxCellsPerTriangle == static_cast<uint32_t>(cm::CM_MAX_CELLS_PER
                                                             cm::CM_MAX_CELLS_PER_AXIS *
                                                             cm::CM_MAX_CELLS_PER_AXIS));
 static_assert(kMaxCellsPerTet == kMaxCellsPerTriangle);
+
+// The search's surface vertices are taken by the team in runs of this many:
+// a vertex in a heap costs many times one alone in the air, so an even
+// split left one member waiting on the other.
+static constexpr size_t kVerticesPerChunk = 64;
 
 // Per mesh tet, the surface triangle of its body nearest to the tet's
 // centre in the rest shape (ContactLayout::tet_exit_triangle); of equally
@@ -192,27 +196,6 @@ size_t BodyContacts::deep_vertex_count() const
         std::count_if(deep_.begin(), deep_.end(), [](uint32_t f) { return f != kNoContact; }));
 }
 
-// Runs work(i, member) for i in [0, count), the team's members taking a
-// run each; work(i) if it does not ask which member runs it.
-template <typename Work>
-static void share_out(WorkerTeam& team, size_t count, const Work& work)
-{
-    const size_t members = static_cast<size_t>(team.size());
-    team.run([&](int member) {
-        const ScopedFlushDenormals flush_denormals;  // as the caller's, whichever thread
-        const size_t each = (count + members - 1) / members;
-        const size_t begin = std::min(count, each * static_cast<size_t>(member));
-        const size_t end = std::min(count, begin + each);
-        for (size_t i = begin; i < end; ++i) {
-            if constexpr (std::is_invocable_v<Work, size_t, int>) {
-                work(i, member);
-            } else {
-                work(i);
-            }
-        }
-    });
-}
-
 void BodyContacts::find(const std::vector<glm::vec3>& positions, WorkerTeam& team)
 {
     if (near_lists_stale(positions)) {
@@ -313,25 +296,64 @@ void BodyContacts::search(const std::vector<glm::vec3>& positions, WorkerTeam& t
 {
     ++search_count_;
     const std::vector<glm::uvec3>& triangles = world_->mesh->surface_triangles;
-    const float inv_cell = 1.0f / layout_.cell_size_m;
     share_out(team, triangles.size(), [&](size_t f) {
         const glm::uvec3& t = triangles[f];
         cm::cm_triangle_box(positions[t.x], positions[t.y], positions[t.z], kContactListRadiusM,
                             triangle_boxes_[f].lo, triangle_boxes_[f].hi);
     });
-    const auto triangle_count = static_cast<uint32_t>(triangles.size());
-    triangle_table_.build(triangle_count, team, [&](uint32_t f, auto visit) {
-        for_each_box_bucket(triangle_boxes_[f], inv_cell, layout_.table_size, visit);
-    });
     if (layout_.tets_hashed()) {
-        hash_tets(positions, team);
+        find_tet_boxes(positions, team);
     }
+    build_tables(team);
 
-    share_out(team, layout_.surface_vertices.size(),
-              [&](size_t s) { search_for_vertex(s, positions, inv_cell); });
+    const float inv_cell = 1.0f / layout_.cell_size_m;
+    share_out_in_chunks(team, layout_.surface_vertices.size(), kVerticesPerChunk,
+                        [&](size_t s) { search_for_vertex(s, positions, inv_cell); });
     allowed_move_ = allowed_moves_.empty()
                         ? 0.0f
                         : *std::min_element(allowed_moves_.begin(), allowed_moves_.end());
+}
+
+void BodyContacts::build_tables(WorkerTeam& team)
+{
+    const auto list_triangles = [&](WorkerTeam& builders) {
+        const float inv_cell = 1.0f / layout_.cell_size_m;
+        const auto count = static_cast<uint32_t>(triangle_boxes_.size());
+        triangle_table_.build(count, builders, [&](uint32_t f, auto visit) {
+            for_each_box_bucket(triangle_boxes_[f], inv_cell, layout_.table_size, visit);
+        });
+    };
+    const auto list_tets = [&](WorkerTeam& builders) {
+        const float inv_cell = 1.0f / layout_.tet_cell_size_m;
+        const auto count = static_cast<uint32_t>(tet_boxes_.size());
+        tet_table_.build(count, builders, [&](uint32_t t, auto visit) {
+            if (tet_listed_[t]) {
+                for_each_box_bucket(tet_boxes_[t], inv_cell, layout_.tet_table_size, visit);
+            }
+        });
+    };
+    if (!layout_.tets_hashed()) {
+        list_triangles(team);
+        return;
+    }
+    if (team.size() == 1) {
+        list_triangles(team);
+        list_tets(team);
+        return;
+    }
+    // A member builds each table alone, side by side: shared out, a build
+    // gains little from a second thread (the members' listings write to the
+    // same buckets' cache lines; on the pile the triangles' build took as
+    // long on two threads as on one), and the two builds cost about the
+    // same. A bucket lists its items in index order whoever builds it.
+    team.run([&](int member) {
+        WorkerTeam alone(1);
+        if (member == 0) {
+            list_triangles(alone);
+        } else if (member == 1) {
+            list_tets(alone);
+        }
+    });
 }
 
 void BodyContacts::find_body_neighbours(const std::vector<glm::vec3>& positions)
@@ -368,7 +390,7 @@ bool BodyContacts::overlaps_neighbour_body(uint32_t body, const Bounds& box) con
     return false;
 }
 
-void BodyContacts::hash_tets(const std::vector<glm::vec3>& positions, WorkerTeam& team)
+void BodyContacts::find_tet_boxes(const std::vector<glm::vec3>& positions, WorkerTeam& team)
 {
     const std::vector<glm::uvec4>& tets = world_->mesh->tets;
     find_body_neighbours(positions);
@@ -383,12 +405,6 @@ void BodyContacts::hash_tets(const std::vector<glm::vec3>& positions, WorkerTeam
         cm::cm_tet_box(positions[tet.x], positions[tet.y], positions[tet.z], positions[tet.w],
                        box.lo, box.hi);
         tet_listed_[t] = overlaps_neighbour_body(world_->tet_body[t], box) ? 1 : 0;
-    });
-    const float inv_cell = 1.0f / layout_.tet_cell_size_m;
-    tet_table_.build(static_cast<uint32_t>(tets.size()), team, [&](uint32_t t, auto visit) {
-        if (tet_listed_[t]) {
-            for_each_box_bucket(tet_boxes_[t], inv_cell, layout_.tet_table_size, visit);
-        }
     });
 }
 

@@ -126,7 +126,11 @@ private:
     float largest_move_beside_rigid_motion(const std::vector<glm::vec3>& positions) const;
     // The hashes, then every surface vertex's near list and deep pair.
     void search(const std::vector<glm::vec3>& positions, WorkerTeam& team);
-    void hash_tets(const std::vector<glm::vec3>& positions, WorkerTeam& team);
+    // Every tet's box, and whether it is listed.
+    void find_tet_boxes(const std::vector<glm::vec3>& positions, WorkerTeam& team);
+    // The triangles' table and, when the layout hashes tets, the tets',
+    // from the boxes.
+    void build_tables(WorkerTeam& team);
     // Every body's box (over all its vertices) and, per body, the others
     // whose boxes meet it.
     void find_body_neighbours(const std::vector<glm::vec3>& positions);

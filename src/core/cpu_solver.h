@@ -148,6 +148,9 @@ private:
     WorkerTeam* active_team_ = team_.get();  // this frame's: the team or one thread
     ThreadChooser chooser_;
     void start_team();
+    // The team for a pass over the vertices: this frame's, or one thread
+    // where the pass is too short to share.
+    WorkerTeam& vertex_team() const;
     // The Gauss-Seidel blocks for the mesh and kernel, and what depends on them.
     void lay_out_blocks();
 

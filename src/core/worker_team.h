@@ -4,9 +4,13 @@
 // each) and then sleep until the next job.
 #pragma once
 
+#include "core/flush_denormals.h"
+
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 // What the program uses unless told otherwise: every hardware thread.
@@ -54,3 +58,55 @@ private:
     std::atomic<int> arrived_{0};
     std::atomic<uint32_t> barrier_round_{0};
 };
+
+// Runs work(i, member) for i in [0, count), the team's members taking a
+// run each; work(i) if it does not ask which member runs it. Each member
+// flushes subnormals as the caller does.
+template <typename Work>
+void share_out(WorkerTeam& team, size_t count, const Work& work)
+{
+    const size_t members = static_cast<size_t>(team.size());
+    team.run([&](int member) {
+        const ScopedFlushDenormals flush_denormals;
+        const size_t each = (count + members - 1) / members;
+        const size_t begin = std::min(count, each * static_cast<size_t>(member));
+        const size_t end = std::min(count, begin + each);
+        for (size_t i = begin; i < end; ++i) {
+            if constexpr (std::is_invocable_v<Work, size_t, int>) {
+                work(i, member);
+            } else {
+                work(i);
+            }
+        }
+    });
+}
+
+// As share_out, but the members take runs of `chunk` items in turn from a
+// common counter, for work whose cost varies from item to item (a member
+// that drew cheap items takes more of them).
+template <typename Work>
+void share_out_in_chunks(WorkerTeam& team, size_t count, size_t chunk, const Work& work)
+{
+    if (team.size() == 1) {
+        share_out(team, count, work);
+        return;
+    }
+    std::atomic<size_t> next{0};
+    team.run([&](int member) {
+        const ScopedFlushDenormals flush_denormals;
+        for (;;) {
+            const size_t begin = next.fetch_add(chunk, std::memory_order_relaxed);
+            if (begin >= count) {
+                break;
+            }
+            const size_t end = std::min(count, begin + chunk);
+            for (size_t i = begin; i < end; ++i) {
+                if constexpr (std::is_invocable_v<Work, size_t, int>) {
+                    work(i, member);
+                } else {
+                    work(i);
+                }
+            }
+        }
+    });
+}
