@@ -5,6 +5,7 @@
 #include "app/bench_report.h"
 #include "core/cpu_solver.h"
 #include "core/file_output.h"
+#include "core/thread_chooser.h"
 #include "gpu/gpu_solver.h"
 #include "gpu/headless_context.h"
 
@@ -40,6 +41,8 @@ constexpr double kMinTimedMs = 2000.0;
 constexpr int kSlowTimedFrames = 3;
 constexpr double kSlowTimedMs = 10000.0;
 constexpr int kPassTimingFrames = 3;
+// A CPU team's choice of threads holds through the timed frames (time_on).
+static_assert(kMaxTimedFrames + kPassTimingFrames < ThreadChooser::kHoldFrames);
 
 
 struct FrameTime {
@@ -90,12 +93,15 @@ double percentile(std::vector<double> values, double fraction)
     return values[below] * (1.0 - t) + values[above] * t;
 }
 
-BenchRow time_solver(Solver& solver, const SimParams& params, std::optional<int> timed_frames)
+// Times the solver's frames after a warm-up of at least min_warmup_frames.
+BenchRow time_solver(Solver& solver, const SimParams& params, std::optional<int> timed_frames,
+                     int min_warmup_frames)
 {
     const bool gpu = solver.runs_on_gpu();
     FrameTimer timer(gpu);
     const Clock::time_point warmup_start = Clock::now();
-    for (int frame = 0; frame < kWarmupFrames || ms_since(warmup_start) < kWarmupMs; ++frame) {
+    const int warmup_frames = std::max(kWarmupFrames, min_warmup_frames);
+    for (int frame = 0; frame < warmup_frames || ms_since(warmup_start) < kWarmupMs; ++frame) {
         timer.step(solver, params);
     }
 
@@ -302,7 +308,15 @@ int run_benchmark(const Options& options)
                 std::fprintf(stderr, "softbody: timing %s, %s on the %s (%d thread%s) ...\n",
                              bench_mesh.name.c_str(), solver_method_name(method), solver.name(),
                              threads, threads == 1 ? "" : "s");
-                BenchRow row = time_solver(solver, params, options.frames);
+                // A CPU team first times some frames on itself and some on
+                // one thread (ThreadChooser), then holds its choice for 300
+                // frames: the warm-up waits for the choice, so that the
+                // timed frames are all of one kind. On the largest scenes
+                // they once mixed both, and the pass columns were one
+                // thread's.
+                const int choice_frames =
+                    !solver.runs_on_gpu() && threads > 1 ? 2 * (ThreadChooser::kTrialFrames + 1) : 0;
+                BenchRow row = time_solver(solver, params, options.frames, choice_frames);
                 row.mesh = bench_mesh.name;
                 row.vertices = mesh->vertex_count();
                 row.tets = mesh->tet_count();
