@@ -48,6 +48,7 @@ slow_tests=(
   ContactScenes.StackDoesNotSink
   ContactScenes.StackDoesNotWalkAlongTheGround
   BodyContact.RunsAreBitIdenticalWhateverTheThreadCount
+  ContactScenes.PileRunsTheSameOnOneThreadAndOnTwo
 )
 # The GL suite (softbody_gl_tests) is not run here: under ASan on llvmpipe
 # (leak checks off: Mesa's own allocations) its 27 tests passed clean once but

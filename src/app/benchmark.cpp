@@ -309,13 +309,13 @@ int run_benchmark(const Options& options)
                              bench_mesh.name.c_str(), solver_method_name(method), solver.name(),
                              threads, threads == 1 ? "" : "s");
                 // A CPU team first times some frames on itself and some on
-                // one thread (ThreadChooser), then holds its choice for 300
-                // frames: the warm-up waits for the choice, so that the
-                // timed frames are all of one kind. On the largest scenes
-                // they once mixed both, and the pass columns were one
-                // thread's.
-                const int choice_frames =
-                    !solver.runs_on_gpu() && threads > 1 ? 2 * (ThreadChooser::kTrialFrames + 1) : 0;
+                // one thread (ThreadChooser), then holds its choice for
+                // hundreds of frames: the warm-up waits for the choice, so
+                // that the timed frames are all of one kind. On the largest
+                // scenes they once mixed both, and the pass columns were
+                // one thread's.
+                const bool team = !solver.runs_on_gpu() && threads > 1;
+                const int choice_frames = team ? 2 * (ThreadChooser::kTrialFrames + 1) : 0;
                 BenchRow row = time_solver(solver, params, options.frames, choice_frames);
                 row.mesh = bench_mesh.name;
                 row.vertices = mesh->vertex_count();

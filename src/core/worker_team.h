@@ -59,9 +59,22 @@ private:
     std::atomic<uint32_t> barrier_round_{0};
 };
 
-// Runs work(i, member) for i in [0, count), the team's members taking a
-// run each; work(i) if it does not ask which member runs it. Each member
-// flushes subnormals as the caller does.
+// Runs work(i, member) for i in [begin, end); work(i) if it does not ask
+// which member runs it.
+template <typename Work>
+void run_items(const Work& work, size_t begin, size_t end, int member)
+{
+    for (size_t i = begin; i < end; ++i) {
+        if constexpr (std::is_invocable_v<Work, size_t, int>) {
+            work(i, member);
+        } else {
+            work(i);
+        }
+    }
+}
+
+// Runs work for i in [0, count) (run_items), the team's members taking a
+// run each. Each member flushes subnormals as the caller does.
 template <typename Work>
 void share_out(WorkerTeam& team, size_t count, const Work& work)
 {
@@ -70,14 +83,7 @@ void share_out(WorkerTeam& team, size_t count, const Work& work)
         const ScopedFlushDenormals flush_denormals;
         const size_t each = (count + members - 1) / members;
         const size_t begin = std::min(count, each * static_cast<size_t>(member));
-        const size_t end = std::min(count, begin + each);
-        for (size_t i = begin; i < end; ++i) {
-            if constexpr (std::is_invocable_v<Work, size_t, int>) {
-                work(i, member);
-            } else {
-                work(i);
-            }
-        }
+        run_items(work, begin, std::min(count, begin + each), member);
     });
 }
 
@@ -94,19 +100,9 @@ void share_out_in_chunks(WorkerTeam& team, size_t count, size_t chunk, const Wor
     std::atomic<size_t> next{0};
     team.run([&](int member) {
         const ScopedFlushDenormals flush_denormals;
-        for (;;) {
-            const size_t begin = next.fetch_add(chunk, std::memory_order_relaxed);
-            if (begin >= count) {
-                break;
-            }
-            const size_t end = std::min(count, begin + chunk);
-            for (size_t i = begin; i < end; ++i) {
-                if constexpr (std::is_invocable_v<Work, size_t, int>) {
-                    work(i, member);
-                } else {
-                    work(i);
-                }
-            }
+        for (size_t begin = next.fetch_add(chunk, std::memory_order_relaxed); begin < count;
+             begin = next.fetch_add(chunk, std::memory_order_relaxed)) {
+            run_items(work, begin, std::min(count, begin + chunk), member);
         }
     });
 }
