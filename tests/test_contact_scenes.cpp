@@ -118,9 +118,10 @@ TEST(ContactScenes, StackDoesNotWalkAlongTheGround)
     // ground, the three cubes together, diagonally (-x, -z): measured 0.017 m
     // for the bottom cube between 5 s and 10 s, about 3 mm/s until 25 s,
     // when no vertex moves faster than 4 mm/s; a single cube on the ground
-    // stays within 1e-5 m, two stacked cubes creep at about 0.4 mm/s. Not
-    // understood yet (README, "Not done yet"): this bound, 0.05 m, catches a
-    // stack that slides or topples, not the creep.
+    // stays within 1e-5 m, two stacked cubes creep at about 0.4 mm/s. The
+    // cause: the mean over a vertex's contacts does not keep momentum
+    // (docs/algorithm.md, 5, "Where the creep comes from"). This bound,
+    // 0.05 m, catches a stack that slides or topples, not the creep.
     const glm::vec3 moved = run.end[0].centroid_m - run.settled[0].centroid_m;
     EXPECT_LT(glm::length(glm::vec2(moved.x, moved.z)), 0.05f) << "the stack stays put";
 }
