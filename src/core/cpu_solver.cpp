@@ -58,6 +58,7 @@ void CpuSolver::load(std::shared_ptr<const World> world)
         obstacle_boxes_.push_back(obstacle_min(o));
         obstacle_boxes_.push_back(obstacle_max(o));
     }
+    obstacle_grid_.build(obstacle_boxes_);
     contacts_.load(*world_);
     normals_.assign(nv, glm::vec3(0.0f, 1.0f, 0.0f));
     predicted_positions_ = positions_;  // lay_out_blocks adds the dummy vertices
@@ -411,21 +412,35 @@ void CpuSolver::solve_tets_colored(const SimParams& params, float h)
         correction.y -= x.y;
         x.y = 0.0f;
     }
-    for (size_t o = 0; o < obstacles_.size(); o += 2) {
-        // Outside its box a vertex is outside the obstacle: the exact test,
-        // whose answer would be "outside" too, is skipped (the compute
-        // shader, whose lanes run it anyway, does not look at boxes).
-        const glm::vec3& lo = obstacle_boxes_[o];
-        const glm::vec3& hi = obstacle_boxes_[o + 1];
+    // Outside its box a vertex is outside the obstacle: the exact test,
+    // whose answer would be "outside" too, is skipped (the compute shader,
+    // whose lanes run it anyway, does not look at boxes).
+    const auto push_out = [&](size_t o) {
+        const glm::vec3& lo = obstacle_boxes_[2 * o];
+        const glm::vec3& hi = obstacle_boxes_[2 * o + 1];
         if (x.x < lo.x || x.y < lo.y || x.z < lo.z || x.x > hi.x || x.y > hi.y || x.z > hi.z) {
-            continue;
+            return false;
         }
         const glm::vec3 before = x;
         const float push =
-            contact_math::cm_push_out_of_obstacle(x, obstacles_[o], obstacles_[o + 1]);
-        if (push > 0.0f) {
-            static_push_m_[v] += push;
-            correction += x - before;
+            contact_math::cm_push_out_of_obstacle(x, obstacles_[2 * o], obstacles_[2 * o + 1]);
+        if (push <= 0.0f) {
+            return false;
+        }
+        static_push_m_[v] += push;
+        correction += x - before;
+        return true;
+    };
+    // The obstacles in index order, as the compute shader takes them: first
+    // those whose boxes reach the vertex's column, and once one has moved
+    // the vertex (it may now lie in another column) every later one.
+    const size_t count = obstacles_.size() / 2;
+    for (const uint32_t o : obstacle_grid_.near(x)) {
+        if (push_out(o)) {
+            for (size_t later = o + 1; later < count; ++later) {
+                push_out(later);
+            }
+            break;
         }
     }
 }

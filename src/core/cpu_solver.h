@@ -5,6 +5,7 @@
 
 #include "core/body_contacts.h"
 #include "core/material.h"
+#include "core/obstacle_grid.h"
 #include "core/simd/tet_blocks.h"
 #include "core/solver.h"
 #include "core/thread_chooser.h"
@@ -106,6 +107,7 @@ private:
     std::shared_ptr<const World> world_;
     std::shared_ptr<const TetMesh> mesh_;  // the world's
     std::vector<glm::vec4> obstacles_;     // two per obstacle, as contact_math.glsl takes them
+    ObstacleGrid obstacle_grid_;           // which obstacles a vertex's column meets
     std::vector<glm::vec3> obstacle_boxes_;  // min, max per obstacle: outside, nothing to do
     BodyContacts contacts_;
     SimParams params_;                     // this frame's, sanitized (no allocation per frame)
