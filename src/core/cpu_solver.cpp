@@ -169,7 +169,7 @@ void CpuSolver::start_team()
 WorkerTeam& CpuSolver::vertex_team() const
 {
     // Waking the team costs a pass about 3 microseconds (2-vCPU AMD EPYC),
-    // and a vertex about 3 ns on the ground and 2 more per obstacle: the
+    // and a vertex about 3 ns on the ground and up to 2 more per obstacle: the
     // bunny's 1,192 vertices on the ground ran these passes slower shared
     // out, the pile's 3,619 in a bin of four walls faster (its static
     // projection 1.8 instead of 2.8 ms a frame on two threads).
