@@ -71,6 +71,9 @@ void ObstacleGrid::build(const std::vector<glm::vec3>& boxes)
 
 std::span<const uint32_t> ObstacleGrid::near(const glm::vec3& x) const
 {
+    if (entries_.empty()) {
+        return {};  // no obstacles: no columns either
+    }
     if (everywhere_) {
         return {entries_.data(), entries_.size()};
     }
