@@ -1,5 +1,6 @@
 // The obstacles' columns: a vertex is offered every obstacle whose box holds
 // it, in index order, and far fewer than all of them where boxes are apart.
+#include "core/contact_math.h"
 #include "core/obstacle_grid.h"
 
 #include <gtest/gtest.h>
@@ -7,15 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
-
-namespace {
-
-bool in_box(const glm::vec3& x, const glm::vec3& lo, const glm::vec3& hi)
-{
-    return glm::all(glm::greaterThanEqual(x, lo)) && glm::all(glm::lessThanEqual(x, hi));
-}
-
-}  // namespace
 
 TEST(ObstacleGrid, OffersEveryObstacleWhoseBoxHoldsTheVertexInIndexOrder)
 {
@@ -46,7 +38,7 @@ TEST(ObstacleGrid, OffersEveryObstacleWhoseBoxHoldsTheVertexInIndexOrder)
         const std::span<const uint32_t> near = grid.near(x);
         ASSERT_TRUE(std::is_sorted(near.begin(), near.end()));
         for (size_t o = 0; o < obstacles; ++o) {
-            if (in_box(x, boxes[2 * o], boxes[2 * o + 1])) {
+            if (contact_math::cm_in_box(x, boxes[2 * o], boxes[2 * o + 1])) {
                 EXPECT_TRUE(std::find(near.begin(), near.end(), o) != near.end())
                     << "obstacle " << o << " holds (" << x.x << ", " << x.y << ", " << x.z
                     << ") but is not offered";
