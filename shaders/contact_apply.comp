@@ -1,7 +1,8 @@
 #version 430 core
-// Body contact, every iteration, 2 of 2: a vertex moved by contacts takes
-// the mean of their corrections (Macklin et al. 2014, 4.2) and is projected
-// out of the static world again; its sums are zeroed for the next iteration.
+// Body contact, every iteration, 3 of 3: a vertex in contact takes the sum
+// of its pairs' corrections (their steps split its inverse mass among them,
+// cm_vertex_triangle_push) and is projected out of the static world again;
+// its sums and count are zeroed for the next iteration.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
 #include "contact_common.glsl"
@@ -20,7 +21,7 @@ void main()
     }
     ivec3 sum = ivec3(contact_sums[4u * v], contact_sums[4u * v + 1u], contact_sums[4u * v + 2u]);
     vec4 correction = corrections[v];
-    correction.xyz += cm_from_fixed(sum) / float(count);
+    correction.xyz += cm_from_fixed(sum);
     vec3 x = predicted[v].xyz + correction.xyz;
     // The static world has the last word: the contact may have pushed the
     // vertex into the ground or an obstacle.

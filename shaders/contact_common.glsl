@@ -24,7 +24,7 @@ layout(std430, binding = 21) readonly buffer SurfaceVertices { uint surface_vert
 // exit triangle if the search found it inside another body (or NO_CONTACT).
 layout(std430, binding = 22) buffer ContactCandidates { uint contact_candidates[]; };
 // Per mesh vertex: xyz the fixed-point sum of this iteration's contact
-// corrections, w how many contacts moved it.
+// corrections, w how many pairs are in contact with it (contact_count.comp).
 layout(std430, binding = 23) buffer ContactSums { int contact_sums[]; };
 // The near lists' state, as the float bits of non-negative floats (which
 // order as unsigned integers): the largest move of a surface vertex since

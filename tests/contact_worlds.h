@@ -61,6 +61,16 @@ inline SimParams world_params(const World& world)
     return params;
 }
 
+// An empty world without gravity or ground, for bodies placed in it.
+inline WorldDesc weightless_world(const char* name)
+{
+    WorldDesc desc;
+    desc.name = name;
+    desc.gravity_m_s2 = glm::vec3(0.0f);
+    desc.ground = false;
+    return desc;
+}
+
 // Two 0.3 m cubes of `cells` per side: the lower one resting on the ground
 // (centre y = 0.15 m), the upper one 5 cm above it, both on the same axis.
 inline constexpr float kStackedCubeSideM = 0.3f;
@@ -87,10 +97,7 @@ inline constexpr glm::vec3 kCubeInBlockCentreM{0.165f, 1.013f, 0.011f};
 
 inline WorldDesc cube_inside_block()
 {
-    WorldDesc desc;
-    desc.name = "cube inside a block";
-    desc.gravity_m_s2 = glm::vec3(0.0f);
-    desc.ground = false;
+    WorldDesc desc = weightless_world("cube inside a block");
     desc.bodies.push_back(lattice_cube(kBlockSideM, 6, {0.0f, 1.0f, 0.0f}));
     desc.bodies.push_back(lattice_cube(kCubeInBlockSideM, 2, kCubeInBlockCentreM));
     return desc;

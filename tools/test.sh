@@ -45,7 +45,7 @@ slow_tests=(
   # minutes under the sanitizers. The contact passes run under the checks in
   # the kept two-body, beam and obstacle tests.
   ContactScenes.PileSettlesWithoutNanInversionOrDeepOverlap
-  ContactScenes.StackDoesNotSink
+  ContactScenes.StackRestsWithoutSinking
   ContactScenes.StackDoesNotWalkAlongTheGround
   BodyContact.RunsAreBitIdenticalWhateverTheThreadCount
   ContactScenes.PileRunsTheSameOnOneThreadAndOnTwo

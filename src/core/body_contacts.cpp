@@ -179,8 +179,10 @@ void BodyContacts::load(const World& world)
     search_count_ = 0;
     candidates_.assign(surface * kContactsPerVertex, kNoContact);
     member_sums_.clear();  // sized by solve() for the team it is given
+    member_contacts_.clear();
     touched_.clear();
     touched_.reserve(world.mesh->vertex_count());
+    pair_counts_.assign(world.mesh->vertex_count(), 0u);
 }
 
 size_t BodyContacts::candidate_count() const
@@ -540,68 +542,101 @@ void BodyContacts::pick_for_vertex(size_t s, const std::vector<glm::vec3>& posit
     std::copy_n(picked.triangle, kContactsPerVertex, &candidates_[s * kContactsPerVertex]);
 }
 
+BodyContacts::CandidatePair BodyContacts::candidate_pair(
+    size_t slot, const std::vector<glm::vec3>& corrections,
+    const std::vector<glm::vec3>& velocities, const std::vector<float>& inverse_masses,
+    float h) const
+{
+    const glm::uvec3& t = world_->mesh->surface_triangles[candidates_[slot] & ~cm::CM_DEEP_PAIR];
+    CandidatePair pair;
+    pair.v = {layout_.surface_vertices[slot / kContactsPerVertex], t.x, t.y, t.z};
+    for (int k = 0; k < 4; ++k) {
+        pair.w[k] = inverse_masses[pair.v[k]];
+        pair.dx[k] = h * velocities[pair.v[k]] + corrections[pair.v[k]];
+    }
+    return pair;
+}
+
 void BodyContacts::solve(std::vector<glm::vec3>& positions, const std::vector<glm::vec3>& predicted,
                          std::vector<glm::vec3>& corrections,
                          const std::vector<glm::vec3>& velocities,
                          const std::vector<float>& inverse_masses, float h, float mu_static,
                          float mu_dynamic, WorkerTeam& team)
 {
-    const std::vector<glm::uvec3>& triangles = world_->mesh->surface_triangles;
     const size_t members = static_cast<size_t>(team.size());
     if (member_sums_.size() < members) {
         member_sums_.resize(members,
                             std::vector<glm::ivec4>(world_->mesh->vertex_count(), glm::ivec4(0)));
+        member_contacts_.resize(members);
     }
-    // A surface vertex's candidates at a time, so that a member's slots
-    // are one run.
+    // Each member sums into its own array, a surface vertex's candidates at
+    // a time: integer sums, added up after, give the same bits however the
+    // pairs were shared. Wrapping as the GPU's atomics do (a signed
+    // overflow would be undefined).
+    const auto add = [](glm::ivec4& sum, const glm::ivec4& more) {
+        sum = glm::ivec4(glm::uvec4(sum) + glm::uvec4(more));
+    };
+    // 1. The pairs in contact, each member keeping those it found for its
+    // step below, and each vertex's count of them, which the step splits
+    // its inverse mass among.
     share_out(team, layout_.surface_vertices.size(), [&](size_t s, int member) {
-        // Each member sums into its own array: integer sums, added up
-        // after, give the same bits however the pairs were shared.
         std::vector<glm::ivec4>& sums = member_sums_[static_cast<size_t>(member)];
-        const auto gather = [&](uint32_t v, const glm::vec3& d) {
-            // Wrapping as the GPU's atomics do (a signed overflow would
-            // be undefined).
-            sums[v] = glm::ivec4(glm::uvec4(sums[v]) + glm::uvec4(glm::ivec4(cm::cm_to_fixed(d), 1)));
-        };
-        const uint32_t v = layout_.surface_vertices[s];
-        for (uint32_t i = 0; i < kContactsPerVertex; ++i) {
-            const uint32_t pair = candidates_[s * kContactsPerVertex + i];
-            if (pair == kNoContact) {
+        std::vector<InContact>& found = member_contacts_[static_cast<size_t>(member)];
+        for (size_t slot = s * kContactsPerVertex; slot < (s + 1) * kContactsPerVertex; ++slot) {
+            const uint32_t candidate = candidates_[slot];
+            if (candidate == kNoContact) {
                 break;
             }
-            const bool deep = (pair & cm::CM_DEEP_PAIR) != 0;
-            const glm::uvec3& t = triangles[pair & ~cm::CM_DEEP_PAIR];
-            const glm::vec4 w(inverse_masses[v], inverse_masses[t.x], inverse_masses[t.y],
-                              inverse_masses[t.z]);
-            glm::vec3 d[4];
-            if (cm::cm_vertex_triangle_step(
-                    positions[v], positions[t.x], positions[t.y], positions[t.z], w, deep,
-                    kContactThicknessM, kContactRecoverySpeedMS * h,
-                    h * velocities[v] + corrections[v], h * velocities[t.x] + corrections[t.x],
-                    h * velocities[t.y] + corrections[t.y],
-                    h * velocities[t.z] + corrections[t.z], mu_static, mu_dynamic, d[0], d[1],
-                    d[2], d[3])) {
-                gather(v, d[0]);
-                gather(t.x, d[1]);
-                gather(t.y, d[2]);
-                gather(t.z, d[3]);
+            const CandidatePair pair =
+                candidate_pair(slot, corrections, velocities, inverse_masses, h);
+            InContact in_contact{static_cast<uint32_t>(slot), {}};
+            if (cm::cm_vertex_triangle_contact(
+                    positions[pair.v[0]], positions[pair.v[1]], positions[pair.v[2]],
+                    positions[pair.v[3]], pair.w, (candidate & cm::CM_DEEP_PAIR) != 0,
+                    kContactThicknessM, kContactRecoverySpeedMS * h, pair.dx[0], pair.dx[1],
+                    pair.dx[2], pair.dx[3], in_contact.contact)) {
+                found.push_back(in_contact);
+                for (int k = 0; k < 4; ++k) add(sums[pair.v[k]], glm::ivec4(0, 0, 0, 1));
             }
         }
     });
-    // Averaged per vertex (Macklin et al. 2014, 4.2): a vertex pushed by
-    // several contacts moves by their mean, not their sum.
     touched_.clear();
     for (const uint32_t v : layout_.surface_vertices) {
+        uint32_t count = 0;
+        for (size_t m = 0; m < members; ++m) {
+            count += static_cast<uint32_t>(member_sums_[m][v].w);
+            member_sums_[m][v].w = 0;
+        }
+        pair_counts_[v] = count;
+        if (count > 0) {
+            touched_.push_back(v);
+        }
+    }
+    // 2. The pairs' steps.
+    team.run([&](int member) {
+        std::vector<glm::ivec4>& sums = member_sums_[static_cast<size_t>(member)];
+        std::vector<InContact>& found = member_contacts_[static_cast<size_t>(member)];
+        for (const InContact& in_contact : found) {
+            const CandidatePair pair =
+                candidate_pair(in_contact.slot, corrections, velocities, inverse_masses, h);
+            glm::vec4 pairs;
+            for (int k = 0; k < 4; ++k) pairs[k] = static_cast<float>(pair_counts_[pair.v[k]]);
+            glm::vec3 d[4];
+            cm::cm_vertex_triangle_push(in_contact.contact, pair.w, pairs, pair.dx[0], pair.dx[1],
+                                        pair.dx[2], pair.dx[3], mu_static, mu_dynamic, d[0], d[1],
+                                        d[2], d[3]);
+            for (int k = 0; k < 4; ++k) add(sums[pair.v[k]], glm::ivec4(cm::cm_to_fixed(d[k]), 0));
+        }
+        found.clear();
+    });
+    // 3. Each vertex in contact takes the sum of its pairs' corrections.
+    for (const uint32_t v : touched_) {
         glm::ivec4 sum(0);
         for (size_t m = 0; m < members; ++m) {
-            sum = glm::ivec4(glm::uvec4(sum) + glm::uvec4(member_sums_[m][v]));
+            add(sum, member_sums_[m][v]);
             member_sums_[m][v] = glm::ivec4(0);
         }
-        if (sum.w == 0) {
-            continue;
-        }
-        touched_.push_back(v);
-        corrections[v] += cm::cm_from_fixed(glm::ivec3(sum)) / static_cast<float>(sum.w);
+        corrections[v] += cm::cm_from_fixed(glm::ivec3(sum));
         positions[v] = predicted[v] + corrections[v];
     }
 }

@@ -4,12 +4,14 @@
 // for each surface vertex, its nearest triangles within the search radius
 // plus a skin; every substep the few nearest within the search radius are
 // picked from that list, which is searched again only once some vertex has
-// moved half the skin. Every iteration each picked pair is stepped
-// (cm_vertex_triangle_step) and the corrections are gathered per vertex as
-// fixed-point sums and averaged. docs/algorithm.md, section 5.
+// moved half the skin. Every iteration each picked pair in contact is
+// stepped (cm_vertex_triangle_contact, cm_vertex_triangle_push), each
+// vertex's inverse mass split among its pairs, and the corrections are
+// summed per vertex in fixed point. docs/algorithm.md, section 5.
 #pragma once
 
 #include "core/cell_table.h"
+#include "core/contact_math.h"
 #include "core/surface_mesh.h"
 #include "core/worker_team.h"
 #include "core/world.h"
@@ -29,7 +31,7 @@ inline constexpr float kContactThicknessM = 0.004f;
 // went 11 cm into each other.
 inline constexpr float kContactSearchRadiusM = 0.04f;
 // A pair found closer than the thickness separates at most this fast
-// (cm_vertex_triangle_step): faster, a heap's contacts kick each other apart.
+// (cm_vertex_triangle_contact): faster, a heap's contacts kick each other apart.
 inline constexpr float kContactRecoverySpeedMS = 0.25f;
 // The near lists reach this much farther than the search radius, and are
 // searched again once some vertex has moved half of it (a vertex and a
@@ -92,8 +94,8 @@ public:
     // on its size.
     void find(const std::vector<glm::vec3>& positions, WorkerTeam& team);
 
-    // Once per iteration: steps every candidate pair on the current
-    // positions (the team shares the pairs) and adds the averaged
+    // Once per iteration: steps every candidate pair in contact on the
+    // current positions (the team shares the pairs) and adds the summed
     // corrections to `corrections`, moving `positions` = predicted +
     // corrections. `velocities` (at the substep's start) and h give each
     // vertex's displacement this substep, for the friction of coefficients
@@ -118,6 +120,22 @@ public:
     size_t deep_vertex_count() const;
 
 private:
+    // A candidate slot's pair: the surface vertex, then the triangle's
+    // corners, with their inverse masses and displacements this substep.
+    struct CandidatePair {
+        glm::uvec4 v;
+        glm::vec4 w;
+        glm::vec3 dx[4];
+    };
+    // Candidate slot `slot`'s pair (not kNoContact).
+    CandidatePair candidate_pair(size_t slot, const std::vector<glm::vec3>& corrections,
+                                 const std::vector<glm::vec3>& velocities,
+                                 const std::vector<float>& inverse_masses, float h) const;
+    // A pair in contact (cm_vertex_triangle_contact) at its candidate slot.
+    struct InContact {
+        uint32_t slot;
+        contact_math::CmContact contact;
+    };
     // Whether some surface vertex moved the allowed move since the last
     // search.
     bool near_lists_stale(const std::vector<glm::vec3>& positions) const;
@@ -169,7 +187,11 @@ private:
     uint64_t search_count_ = 0;
     std::vector<uint32_t> candidates_;      // per surface vertex, kContactsPerVertex
     // Per team member, per mesh vertex: xyz the fixed-point sum of the
-    // iteration's corrections, w how many contacts moved it.
+    // iteration's corrections, w its count of pairs in contact.
     std::vector<std::vector<glm::ivec4>> member_sums_;
+    // Per team member, the pairs in contact it found this iteration: it
+    // steps them. They grow to what the busiest iteration needs.
+    std::vector<std::vector<InContact>> member_contacts_;
+    std::vector<uint32_t> pair_counts_;     // per mesh vertex, this iteration's
     std::vector<uint32_t> touched_;         // vertices with a count this iteration, ascending
 };

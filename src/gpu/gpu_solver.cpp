@@ -82,6 +82,7 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
                              {&p.contact_hash_fill, "contact_hash_fill.comp"},
                              {&p.contact_search, "contact_search.comp"},
                              {&p.contact_pick, "contact_pick.comp"},
+                             {&p.contact_count, "contact_count.comp"},
                              {&p.contact_solve, "contact_solve.comp"},
                              {&p.contact_apply, "contact_apply.comp"}};
     for (const Entry& e : entries) {
@@ -528,7 +529,10 @@ void GpuSolver::find_contacts()
 
 void GpuSolver::solve_contacts()
 {
-    dispatch(programs_.contact_solve, contact_layout_.surface_vertices.size() * kContactsPerVertex);
+    const size_t slots = contact_layout_.surface_vertices.size() * kContactsPerVertex;
+    dispatch(programs_.contact_count, slots);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    dispatch(programs_.contact_solve, slots);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatch(programs_.contact_apply, mesh_->vertex_count());
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);

@@ -158,6 +158,7 @@ private:
         ComputePass contact_hash_fill;
         ComputePass contact_search;
         ComputePass contact_pick;
+        ComputePass contact_count;
         ComputePass contact_solve;
         ComputePass contact_apply;
         // Uniform locations, looked up once.
