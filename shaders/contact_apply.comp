@@ -16,10 +16,13 @@ void main()
         return;
     }
     int count = contact_sums[4u * v + 3u];
-    if (count == 0) {
+    ivec3 sum = ivec3(contact_sums[4u * v], contact_sums[4u * v + 1u], contact_sums[4u * v + 2u]);
+    // A vertex with corrections but no count (the count pass deciding a
+    // pair otherwise than the step, which the same maths should never do)
+    // still takes them, so that nothing is left for the next iteration.
+    if (count == 0 && sum == ivec3(0)) {
         return;
     }
-    ivec3 sum = ivec3(contact_sums[4u * v], contact_sums[4u * v + 1u], contact_sums[4u * v + 2u]);
     vec4 correction = corrections[v];
     correction.xyz += cm_from_fixed(sum);
     vec3 x = predicted[v].xyz + correction.xyz;

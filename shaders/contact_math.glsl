@@ -200,8 +200,8 @@ TM_FN float cm_point_triangle_distance(vec3 p, vec3 a, vec3 b, vec3 c)
 // thickness. At the same speed (0.25 m/s) the heap's weight held vertices
 // inside the bodies under them: the pile ended its 10 s with a vertex of the
 // bunny 21.6 mm inside the soft torus, the exit pushed at 0.42 mm a substep
-// and the tets, averaged with the vertex's other contacts, took most of it
-// back every iteration. Four times (1 m/s) let every run of the pile measured
+// and the tets, averaged then with the vertex's other contacts, took most of
+// it back every iteration. Four times (1 m/s) let every run of the pile measured
 // end within the thickness of the other bodies (docs/algorithm.md, 5).
 const float CM_DEEP_RECOVERY_SCALE = 4.0f;
 
@@ -313,8 +313,9 @@ TM_FN bool cm_vertex_triangle_contact(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, bo
 // ground, docs/algorithm.md, 5.) The step is over-relaxed by
 // CM_PAIR_RELAXATION. Then friction (Macklin et al. 2014, "Unified particle
 // physics for real-time applications", 6.1) removes the relative tangential
-// slide of this substep (dx_*) below mu_s times the normal correction, and
-// mu_k times it above. The corrections are the real vertices' (w times the
+// slide of this substep (dx_*) below mu_s times the pair's shortfall -C
+// (the normal correction before its over-relaxation), and mu_k times it
+// above. The corrections are the real vertices' (w times the
 // step's impulses), to be summed per vertex.
 TM_FN void cm_vertex_triangle_push(CmContact contact, vec4 w, vec4 pairs, vec3 dx_p, vec3 dx_a,
                                    vec3 dx_b, vec3 dx_c, float mu_s, float mu_k,
@@ -323,7 +324,9 @@ TM_FN void cm_vertex_triangle_push(CmContact contact, vec4 w, vec4 pairs, vec3 d
 {
     vec3 n = contact.n;
     vec3 bary = contact.bary;
-    vec4 w_split = w * pairs;
+    // At least one: a vertex in a pair has been counted (max guards a count
+    // pass that decided otherwise from dividing by zero).
+    vec4 w_split = w * max(pairs, vec4(1.0f));
     float w_sum = w_split.x + bary.x * bary.x * w_split.y + bary.y * bary.y * w_split.z +
                   bary.z * bary.z * w_split.w;
     // The normal step, and the tangential slide it leaves.
@@ -604,7 +607,7 @@ TM_FN vec3 cm_from_fixed(ivec3 sum)
 // becomes a deep pair of the vertex.
 // ---------------------------------------------------------------------------
 
-// Marks a picked triangle as a deep pair (cm_vertex_triangle_step's deep).
+// Marks a picked triangle as a deep pair (cm_vertex_triangle_contact's deep).
 const uint CM_DEEP_PAIR = 0x80000000u;
 
 TM_FN void cm_tet_box(vec3 a, vec3 b, vec3 c, vec3 d, TM_OUT(vec3) lo, TM_OUT(vec3) hi)

@@ -190,7 +190,7 @@ private:
     // iteration's corrections, w its count of pairs in contact.
     std::vector<std::vector<glm::ivec4>> member_sums_;
     // Per team member, the pairs in contact it found this iteration: it
-    // steps them. They grow to what the busiest iteration needs.
+    // steps them. Each has room for all the candidates of its run.
     std::vector<std::vector<InContact>> member_contacts_;
     std::vector<uint32_t> pair_counts_;     // per mesh vertex, this iteration's
     std::vector<uint32_t> touched_;         // vertices with a count this iteration, ascending
