@@ -569,13 +569,6 @@ void BodyContacts::solve(std::vector<glm::vec3>& positions, const std::vector<gl
                             std::vector<glm::ivec4>(world_->mesh->vertex_count(), glm::ivec4(0)));
         member_contacts_.resize(members);
     }
-    // share_out gives each member one run of at most this many surface
-    // vertices: room for all their candidates, so that a frame allocates
-    // nothing (reserved again only when the team shrinks).
-    const size_t run = (layout_.surface_vertices.size() + members - 1) / members;
-    for (size_t m = 0; m < members; ++m) {
-        member_contacts_[m].reserve(run * kContactsPerVertex);
-    }
     // Each member sums into its own array, a surface vertex's candidates at
     // a time: integer sums, added up after, give the same bits however the
     // pairs were shared. Wrapping as the GPU's atomics do (a signed

@@ -190,7 +190,10 @@ private:
     // iteration's corrections, w its count of pairs in contact.
     std::vector<std::vector<glm::ivec4>> member_sums_;
     // Per team member, the pairs in contact it found this iteration: it
-    // steps them. Each has room for all the candidates of its run.
+    // steps them. They grow to what the busiest iteration has needed, as
+    // the hash's listings do: room for every candidate from the start (32
+    // bytes a candidate slot, four slots a surface vertex) would weigh on
+    // the memory a tet of the large meshes, whose self-contact runs too.
     std::vector<std::vector<InContact>> member_contacts_;
     std::vector<uint32_t> pair_counts_;     // per mesh vertex, this iteration's
     std::vector<uint32_t> touched_;         // vertices with a count this iteration, ascending
