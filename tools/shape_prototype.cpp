@@ -7,7 +7,7 @@
 // tm_keep_angular_momentum; body contact is left out.
 //
 //   softbody-shape-prototype [--form scalar|nine|six]
-//                            [--warm none|all|fraction:B|tet:C|mesh:C]
+//                            [--warm none|all|fraction:B|tet:C|mesh:C|residual:C]
 //                            [--test stiffness|rest|release|mirror] [--preset
 //                            NAME]
 //                            [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]
@@ -19,7 +19,8 @@
 // one's multipliers, applied to the predicted positions in one pass over the
 // tets, all of them or a fraction B; `tet:C` takes per tet
 // 1 - C |dLambda of its last iteration| / |dLambda of its first|, `mesh:C`
-// the same ratio summed over the mesh (both clamped to [0, 1]).
+// the same ratio summed over the mesh, `residual:C` the mesh's sums of
+// |C + alpha~ Lambda| before the step instead (all clamped to [0, 1]).
 // Tests: `stiffness` the beam cantilever of softbody-stiffness-sweep against
 // the exact static answer at 0.1 to 100 MPa (or --youngs); `rest` the preset
 // dropped as it drops, its fastest vertex every second for 15 s and how far
@@ -55,7 +56,7 @@ using glm::mat3;
 using glm::vec3;
 
 enum class Form { scalar, nine, six };
-enum class Warm { none, fraction, per_tet, per_mesh };
+enum class Warm { none, fraction, per_tet, per_mesh, per_mesh_residual };
 
 struct Options {
     Form form = Form::scalar;
@@ -131,6 +132,8 @@ public:
         rotation_.assign(nt, tet_math::TM_IDENTITY_ROTATION);
         first_step_.assign(nt, 0.0f);
         last_step_.assign(nt, 0.0f);
+        first_residual_.assign(nt, 0.0f);
+        last_residual_.assign(nt, 0.0f);
     }
 
     std::vector<vec3> x, v;
@@ -206,6 +209,7 @@ private:
             return std::clamp(1.0f - options_.warm_value * ratio, 0.0f, 1.0f);
         }
         case Warm::per_mesh:
+        case Warm::per_mesh_residual:
             return mesh_fraction_;
         }
         return 0.0f;
@@ -215,11 +219,12 @@ private:
     // them) with their corrections applied to the predicted positions.
     void start_multipliers()
     {
-        if (options_.warm == Warm::per_mesh) {
+        if (options_.warm == Warm::per_mesh || options_.warm == Warm::per_mesh_residual) {
+            const bool residuals = options_.warm == Warm::per_mesh_residual;
             double last = 0.0, first = 0.0;
             for (size_t t = 0; t < last_step_.size(); ++t) {
-                last += last_step_[t];
-                first += first_step_[t];
+                last += residuals ? last_residual_[t] : last_step_[t];
+                first += residuals ? first_residual_[t] : first_step_[t];
             }
             mesh_fraction_ = std::clamp(
                 1.0f - options_.warm_value * float(first > 0.0 ? last / first : 0.0), 0.0f, 1.0f);
@@ -289,12 +294,15 @@ private:
             const dmat3 multiplier(multiplier_[t]);
             dmat3 step;
             dmat3 axes(1.0);
+            double residual = 0.0;
             if (options_.form == Form::nine) {
-                step = -(F - R + double(alpha) * multiplier) *
-                       glm::inverse(W + double(alpha) * dmat3(1.0));
+                const dmat3 rhs = F - R + double(alpha) * multiplier;
+                residual = frobenius(rhs);
+                step = -rhs * glm::inverse(W + double(alpha) * dmat3(1.0));
             } else {
                 dmat3 S = glm::transpose(R) * F;
                 S = 0.5 * (S + glm::transpose(S)) - dmat3(1.0);
+                residual = frobenius(S + double(alpha) * multiplier);
                 step = solve_symmetric_step(W, alpha, S + double(alpha) * multiplier);
                 axes = R;
             }
@@ -310,6 +318,7 @@ private:
                 const vec3 g1 = glm::cross(e2, e3) * inv_six_v0,
                            g2 = glm::cross(e3, e1) * inv_six_v0,
                            g3 = glm::cross(e1, e2) * inv_six_v0, g0 = -(g1 + g2 + g3);
+                residual += std::fabs(glm::dot(e1, g1) - 1.0f + alpha_volume * lambda_volume_[t]);
                 const float dlambda =
                     tet_math::tm_xpbd_dlambda(glm::dot(e1, g1) - 1.0f, g0, g1, g2, g3, w,
                                               alpha_volume, 1.0f, lambda_volume_[t]);
@@ -318,6 +327,8 @@ private:
                 d[2] += w.z * dlambda * g2;
                 d[3] += w.w * dlambda * g3;
             }
+            if (first_iteration) first_residual_[t] = float(residual);
+            last_residual_[t] = float(residual);
         }
         tet_math::tm_keep_angular_momentum(start_[tet.x], start_[tet.y], start_[tet.z],
                                            start_[tet.w], w, d[0], d[1], d[2], d[3]);
@@ -333,6 +344,7 @@ private:
     std::vector<mat3> inv_rest_shapes_;
     std::vector<vec3> predicted_, start_, correction_;
     std::vector<float> push_, lambda_, lambda_volume_, first_step_, last_step_;
+    std::vector<float> first_residual_, last_residual_;  // |C + alpha~ Lambda| before a step
     std::vector<mat3> multiplier_;
     std::vector<glm::vec4> rotation_;
     float mesh_fraction_ = 0.0f;
@@ -515,7 +527,7 @@ int test_stiffness(const Options& options)
     return 0;
 }
 
-// `--warm`'s value: none, all, fraction:B, tet:C or mesh:C.
+// `--warm`'s value: none, all, fraction:B, tet:C, mesh:C or residual:C.
 bool parse_warm(const std::string& value, Options& options)
 {
     const size_t colon = value.find(':');
@@ -530,10 +542,12 @@ bool parse_warm(const std::string& value, Options& options)
     } else if (value == "all") {
         options.warm = Warm::fraction;
         options.warm_value = 1.0f;
-    } else if (has_number && (kind == "fraction" || kind == "tet" || kind == "mesh")) {
+    } else if (has_number &&
+               (kind == "fraction" || kind == "tet" || kind == "mesh" || kind == "residual")) {
         options.warm = kind == "fraction" ? Warm::fraction
                        : kind == "tet"    ? Warm::per_tet
-                                          : Warm::per_mesh;
+                       : kind == "mesh"   ? Warm::per_mesh
+                                          : Warm::per_mesh_residual;
         options.warm_value = number;
     } else {
         return false;
@@ -582,7 +596,7 @@ int main(int argc, char** argv)
     if (!parse(argc, argv, options)) {
         std::fprintf(stderr,
                      "usage: %s [--form scalar|nine|six]\n"
-                     "          [--warm none|all|fraction:B|tet:C|mesh:C]\n"
+                     "          [--warm none|all|fraction:B|tet:C|mesh:C|residual:C]\n"
                      "          [--test stiffness|rest|release|mirror] [--preset NAME]\n"
                      "          [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]\n",
                      argv[0]);
