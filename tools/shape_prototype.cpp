@@ -27,13 +27,13 @@
 // any vertex moved since 5 s; `release` the preset in free space, 30%
 // stretched along x and spinning, its angular momentum and kinetic energy;
 // `mirror` the preset turned inside out in free space, its inverted tets.
+#include "cantilever.h"
 #include "core/contact_math.h"
-#include "core/lattice.h"
 #include "core/material.h"
 #include "core/presets.h"
 #include "core/scenes.h"
 #include "core/sim_params.h"
-#include "core/static_equilibrium.h"
+#include "core/sim_stats.h"
 #include "core/substep_math.h"
 #include "core/tet_math.h"
 #include "core/tet_mesh.h"
@@ -105,13 +105,25 @@ dmat3 solve_symmetric_step(const dmat3& W, double alpha, const dmat3& rhs)
     return x;
 }
 
+// The volume constraint's gradients grad_a J at the corners p (J = det F =
+// (p1 - p0) . ((p2 - p0) x (p3 - p0)) / 6 V0), as tm_solve_tet takes them.
+void volume_gradients(const vec3* p, float rest_volume, vec3* g)
+{
+    const vec3 e1 = p[1] - p[0], e2 = p[2] - p[0], e3 = p[3] - p[0];
+    const float inv_six_v0 = 1.0f / (6.0f * rest_volume);
+    g[1] = glm::cross(e2, e3) * inv_six_v0;
+    g[2] = glm::cross(e3, e1) * inv_six_v0;
+    g[3] = glm::cross(e1, e2) * inv_six_v0;
+    g[0] = -(g[1] + g[2] + g[3]);
+}
+
 class PrototypeSolver {
 public:
     PrototypeSolver(const TetMesh& mesh, float youngs_pa, const Options& options)
         : mesh_(mesh), options_(options)
     {
         const size_t nt = mesh.tet_count();
-        inverse_masses_ = inverse_masses(mesh, 1000.0f);
+        inverse_masses_ = ::inverse_masses(mesh, 1000.0f);
         const LameParameters lame = lame_parameters(youngs_pa, 0.3f);
         for (size_t t = 0; t < nt; ++t) {
             const float v0 = mesh.rest_volumes_m3[t];
@@ -141,7 +153,7 @@ public:
     float air_damping_per_s = 0.1f;
     vec3 gravity{0.0f, -9.81f, 0.0f};
 
-    float mass(size_t vertex) const { return 1.0f / inverse_masses_[vertex]; }
+    const std::vector<float>& inverse_masses() const { return inverse_masses_; }
 
     void step_frame()
     {
@@ -249,14 +261,10 @@ private:
             for (int a = 0; a < 4; ++a)
                 d[a] = vec3(double(w[a]) * (axes * (dmat3(multiplier_[t]) * b[a])));
             if (volume_compliance_[t] >= 0.0f) {
-                const vec3 e1 = x[tet.y] - x[tet.x], e2 = x[tet.z] - x[tet.x],
-                           e3 = x[tet.w] - x[tet.x];
-                const float scale = lambda_volume_[t] / (6.0f * mesh_.rest_volumes_m3[t]);
-                const vec3 g[4] = {vec3(0.0f), glm::cross(e2, e3), glm::cross(e3, e1),
-                                   glm::cross(e1, e2)};
-                const vec3 g0 = -(g[1] + g[2] + g[3]);
-                d[0] += w[0] * scale * g0;
-                for (int a = 1; a < 4; ++a) d[a] += w[a] * scale * g[a];
+                const vec3 p[4] = {x[tet.x], x[tet.y], x[tet.z], x[tet.w]};
+                vec3 g[4];
+                volume_gradients(p, mesh_.rest_volumes_m3[t], g);
+                for (int a = 0; a < 4; ++a) d[a] += w[a] * lambda_volume_[t] * g[a];
             }
             tet_math::tm_keep_angular_momentum(start_[tet.x], start_[tet.y], start_[tet.z],
                                                start_[tet.w], w, d[0], d[1], d[2], d[3]);
@@ -312,20 +320,15 @@ private:
             last_step_[t] = size;
             for (int a = 0; a < 4; ++a) d[a] = vec3(double(w[a]) * (axes * (step * b[a])));
             if (volume_on) {  // the solvers' volume step, after the shape step
-                const vec3 p0 = p[0] + d[0];
-                const vec3 e1 = p[1] + d[1] - p0, e2 = p[2] + d[2] - p0, e3 = p[3] + d[3] - p0;
-                const float inv_six_v0 = 1.0f / (6.0f * mesh_.rest_volumes_m3[t]);
-                const vec3 g1 = glm::cross(e2, e3) * inv_six_v0,
-                           g2 = glm::cross(e3, e1) * inv_six_v0,
-                           g3 = glm::cross(e1, e2) * inv_six_v0, g0 = -(g1 + g2 + g3);
-                residual += std::fabs(glm::dot(e1, g1) - 1.0f + alpha_volume * lambda_volume_[t]);
-                const float dlambda =
-                    tet_math::tm_xpbd_dlambda(glm::dot(e1, g1) - 1.0f, g0, g1, g2, g3, w,
-                                              alpha_volume, 1.0f, lambda_volume_[t]);
-                d[0] += w.x * dlambda * g0;
-                d[1] += w.y * dlambda * g1;
-                d[2] += w.z * dlambda * g2;
-                d[3] += w.w * dlambda * g3;
+                const vec3 q[4] = {p[0] + d[0], p[1] + d[1], p[2] + d[2], p[3] + d[3]};
+                vec3 g[4];
+                volume_gradients(q, mesh_.rest_volumes_m3[t], g);
+                const float C = glm::dot(q[1] - q[0], g[1]) - 1.0f;  // J - 1
+                residual += std::fabs(C + alpha_volume * lambda_volume_[t]);
+                const float dlambda = tet_math::tm_xpbd_dlambda(C, g[0], g[1], g[2], g[3], w,
+                                                                alpha_volume, 1.0f,
+                                                                lambda_volume_[t]);
+                for (int a = 0; a < 4; ++a) d[a] += w[a] * dlambda * g[a];
             }
             if (first_iteration) first_residual_[t] = float(residual);
             last_residual_[t] = float(residual);
@@ -349,22 +352,6 @@ private:
     std::vector<glm::vec4> rotation_;
     float mesh_fraction_ = 0.0f;
 };
-
-int inverted_tets(const TetMesh& mesh, const std::vector<vec3>& x)
-{
-    int inverted = 0;
-    for (const glm::uvec4& t : mesh.tets) {
-        const vec3 o = x[t.x];
-        inverted += glm::dot(x[t.y] - o, glm::cross(x[t.z] - o, x[t.w] - o)) < 0.0f;
-    }
-    return inverted;
-}
-
-bool finite(const std::vector<vec3>& points)
-{
-    return std::all_of(points.begin(), points.end(),
-                       [](const vec3& p) { return std::isfinite(p.x + p.y + p.z); });
-}
 
 std::shared_ptr<const World> preset_world(const std::string& name)
 {
@@ -395,7 +382,7 @@ int test_rest(const Options& options)
     std::vector<vec3> at_five;
     for (int frame = 1; frame <= 900; ++frame) {
         solver.step_frame();
-        if (!finite(solver.x)) {
+        if (count_non_finite(solver.x) != 0) {
             std::printf("not finite at frame %d\n", frame);
             return 3;
         }
@@ -408,8 +395,9 @@ int test_rest(const Options& options)
             if (!at_five.empty()) moved = std::max(moved, glm::length(solver.x[i] - at_five[i]));
         }
         std::printf("%4.1f s  fastest %.3e m/s (vertex %zu)  moved since 5 s %.3e "
-                    "m  inverted tets %d\n",
-                    frame / 60.0, fastest, at, moved, inverted_tets(*world->mesh, solver.x));
+                    "m  inverted tets %zu\n",
+                    frame / 60.0, fastest, at, moved,
+                    compute_stats(*world->mesh, solver.x, solver.v).inverted_tets);
     }
     return 0;
 }
@@ -432,25 +420,14 @@ int test_release(const Options& options)
         solver.x[i] = centre + r;
     }
     const auto report = [&](int frame) {
-        double mass = 0.0, kinetic = 0.0;
-        dvec3 mass_centre(0.0), momentum(0.0);
-        for (size_t i = 0; i < solver.x.size(); ++i) {
-            mass += solver.mass(i);
-            mass_centre += double(solver.mass(i)) * dvec3(solver.x[i]);
-        }
-        mass_centre /= mass;
-        for (size_t i = 0; i < solver.x.size(); ++i) {
-            const dvec3 r = dvec3(solver.x[i]) - mass_centre;
-            momentum += double(solver.mass(i)) * glm::cross(r, dvec3(solver.v[i]));
-            kinetic += 0.5 * solver.mass(i) * glm::dot(solver.v[i], solver.v[i]);
-        }
+        const Momenta momenta = compute_momenta(solver.x, solver.v, solver.inverse_masses());
         std::printf("%5.2f s  |L| %.6f kg m^2/s  kinetic %.5f J\n", frame / 60.0,
-                    glm::length(momentum), kinetic);
+                    glm::length(momenta.angular), momenta.kinetic_energy_j);
     };
     report(0);
     for (int frame = 1; frame <= 240; ++frame) {
         solver.step_frame();
-        if (!finite(solver.x)) {
+        if (count_non_finite(solver.x) != 0) {
             std::printf("not finite at frame %d\n", frame);
             return 3;
         }
@@ -474,54 +451,32 @@ int test_mirror(const Options& options)
     for (vec3& p : solver.x) p.x = 2.0f * centre - p.x;
     for (int frame = 1; frame <= 120; ++frame) {
         solver.step_frame();
-        if (!finite(solver.x)) {
+        if (count_non_finite(solver.x) != 0) {
             std::printf("not finite at frame %d\n", frame);
             return 3;
         }
         if (frame % 15 != 0) continue;
-        std::printf("%5.2f s  inverted tets %d of %zu\n", frame / 60.0,
-                    inverted_tets(mesh, solver.x), mesh.tet_count());
+        std::printf("%5.2f s  inverted tets %zu of %zu\n", frame / 60.0,
+                    compute_stats(mesh, solver.x, solver.v).inverted_tets, mesh.tet_count());
     }
     return 0;
 }
 
 // The cantilever of softbody-stiffness-sweep: 1.2 x 0.4 x 0.4 m, 12 x 4 x 4
-// cells, left face pinned, damped near critically, 240 frames.
+// cells, damped near critically, 240 frames.
 int test_stiffness(const Options& options)
 {
-    const float length = 1.2f;
-    TetMeshDesc desc =
-        box_lattice({12, 4, 4}, {0.0f, 2.0f, 0.0f}, vec3(length, length / 3, length / 3));
-    for (uint32_t i = 0; i < desc.positions.size(); ++i) {
-        if (desc.positions[i].x < 1e-5f) desc.pinned_vertices.push_back(i);
-    }
-    const TetMesh mesh = prepare_tet_mesh(desc).value();
-    std::vector<uint32_t> tip;
-    for (uint32_t i = 0; i < mesh.vertex_count(); ++i) {
-        if (mesh.rest_positions[i].x > length - 1e-4f) tip.push_back(i);
-    }
+    const Cantilever beam = make_cantilever({12, 4, 4}, 1.2f);
     std::vector<float> moduli = {1e5f, 1e6f, 1e7f, 2e7f, 1e8f};
     if (options.youngs_pa) moduli = {*options.youngs_pa};
     for (float youngs : moduli) {
-        StaticLoad load;
-        load.youngs_modulus_pa = youngs;
-        load.poisson_ratio = 0.3;
-        load.density_kg_m3 = 1000.0;
-        const StaticEquilibrium exact = solve_static_equilibrium(mesh, load).value();
-        PrototypeSolver solver(mesh, youngs, options);
+        const double exact = tip_deflection_m(beam, exact_equilibrium(beam, youngs).positions_m);
+        PrototypeSolver solver(*beam.mesh, youngs, options);
         solver.ground = false;
-        const float side = length / 3.0f;
-        const float first_mode =
-            3.516f / (length * length) * std::sqrt(youngs * side * side / 12.0f / 1000.0f);
-        solver.air_damping_per_s = std::min(2.0f * first_mode, 60.0f);
+        solver.air_damping_per_s = settling_damping_per_s(beam, youngs);
         for (int frame = 0; frame < 240; ++frame) solver.step_frame();
-        double exact_sag = 0.0, sag = 0.0;
-        for (uint32_t i : tip) {
-            exact_sag += mesh.rest_positions[i].y - exact.positions_m[i].y;
-            sag += mesh.rest_positions[i].y - solver.x[i].y;
-        }
         std::printf("E %9.3g Pa  exact tip deflection %9.4f mm  ratio %.4f\n", youngs,
-                    1e3 * exact_sag / tip.size(), sag / exact_sag);
+                    1e3 * exact, tip_deflection_m(beam, solver.x) / exact);
         std::fflush(stdout);
     }
     return 0;

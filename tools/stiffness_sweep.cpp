@@ -9,9 +9,8 @@
 // The beam is L x L/3 x L/3, left face pinned, nu = 0.3, rho = 1000, no
 // ground, damped near critically so that it settles within the frames given.
 // The tip deflection is the mean over the free end face.
+#include "cantilever.h"
 #include "core/cpu_solver.h"
-#include "core/lattice.h"
-#include "core/static_equilibrium.h"
 
 #include <ctime>
 #include <cmath>
@@ -24,43 +23,7 @@
 
 namespace {
 
-struct Beam {
-    std::shared_ptr<const TetMesh> mesh;
-    std::vector<uint32_t> tip;
-    float length_m;
-};
-
-Beam make_beam(glm::ivec3 cells, float length_m)
-{
-    const glm::vec3 size(length_m, length_m / 3.0f, length_m / 3.0f);
-    TetMeshDesc desc = box_lattice(cells, {0.0f, 2.0f, 0.0f}, size);
-    desc.name = "cantilever";
-    for (uint32_t v = 0; v < desc.positions.size(); ++v) {
-        if (desc.positions[v].x < 1e-5f) desc.pinned_vertices.push_back(v);
-    }
-    Result<TetMesh> prepared = prepare_tet_mesh(desc);
-    if (!prepared) {
-        std::fprintf(stderr, "%s\n", prepared.error().c_str());
-        std::exit(1);
-    }
-    Beam beam{std::make_shared<const TetMesh>(std::move(prepared).value()), {}, length_m};
-    for (uint32_t v = 0; v < beam.mesh->vertex_count(); ++v) {
-        if (beam.mesh->rest_positions[v].x > length_m - 1e-4f) beam.tip.push_back(v);
-    }
-    return beam;
-}
-
-// First bending frequency of a cantilever (rad/s), for the damping.
-float first_mode_rad_s(const Beam& beam, float youngs_pa)
-{
-    const float side = beam.length_m / 3.0f;
-    const float inertia = side * side * side * side / 12.0f;
-    const float area = side * side;
-    return 3.516f / (beam.length_m * beam.length_m) *
-           std::sqrt(youngs_pa * inertia / (1000.0f * area));
-}
-
-float tip_deflection(const Beam& beam, float youngs_pa, int substeps, int iterations,
+float tip_deflection(const Cantilever& beam, float youngs_pa, int substeps, int iterations,
                      SolverMethod method, int frames)
 {
     SimParams p;
@@ -70,13 +33,11 @@ float tip_deflection(const Beam& beam, float youngs_pa, int substeps, int iterat
     p.iterations = iterations;
     p.method = method;
     p.ground_enabled = false;
-    p.air_damping_per_s = std::min(2.0f * first_mode_rad_s(beam, youngs_pa), 60.0f);
+    p.air_damping_per_s = settling_damping_per_s(beam, youngs_pa);
     CpuSolver solver;
     solver.load(beam.mesh);
     for (int f = 0; f < frames; ++f) solver.step_frame(p);
-    double sum = 0.0;
-    for (uint32_t v : beam.tip) sum += beam.mesh->rest_positions[v].y - solver.positions()[v].y;
-    return static_cast<float>(sum / beam.tip.size());
+    return static_cast<float>(tip_deflection_m(beam, solver.positions()));
 }
 
 struct ExactTip {
@@ -85,24 +46,14 @@ struct ExactTip {
     double seconds;
 };
 
-ExactTip exact_tip_deflection(const Beam& beam, float youngs_pa)
+ExactTip exact_tip_deflection(const Cantilever& beam, float youngs_pa)
 {
-    StaticLoad load;
-    load.youngs_modulus_pa = youngs_pa;
-    load.poisson_ratio = 0.3;
-    load.density_kg_m3 = 1000.0;
     // Processor time, not wall time: the figure stays meaningful on a
     // machine shared with other work (the solve is single-threaded).
     const std::clock_t start = std::clock();
-    const Result<StaticEquilibrium> exact = solve_static_equilibrium(*beam.mesh, load);
+    const StaticEquilibrium exact = exact_equilibrium(beam, youngs_pa);
     const double seconds = double(std::clock() - start) / CLOCKS_PER_SEC;
-    if (!exact) {
-        std::fprintf(stderr, "%s\n", exact.error().c_str());
-        std::exit(1);
-    }
-    double sum = 0.0;
-    for (uint32_t v : beam.tip) sum += beam.mesh->rest_positions[v].y - exact.value().positions_m[v].y;
-    return {sum / beam.tip.size(), exact.value().newton_iterations, seconds};
+    return {tip_deflection_m(beam, exact.positions_m), exact.newton_iterations, seconds};
 }
 
 // A comma-separated list of numbers; false on anything else.
@@ -147,7 +98,7 @@ int main(int argc, char** argv)
                              "[--schedule S,K] [--frames N]\n", argv[0]);
         return 2;
     }
-    const Beam beam = make_beam(cells, length);
+    const Cantilever beam = make_cantilever(cells, length);
     std::printf("cantilever %.2f x %.3f x %.3f m, %d x %d x %d cells, %zu tets, %d frames to "
                 "settle; exact static tip deflection (mm) and each schedule's damped-to-rest "
                 "deflection as a ratio to it\n",
