@@ -1,8 +1,8 @@
 #version 430 core
 // Passes 1 and 2 of a substep (DESIGN.md 4.1, 4.2) in one dispatch over
 // max(vertices, tets + grab anchors) items: predict the vertex (damp, add
-// gravity, move, start the substep's correction at zero) and reset the tet's
-// (or the grab anchor's) multipliers.
+// gravity, move, start the substep's correction at zero) and mark the tet's
+// first step as not taken yet (or reset the grab anchor's multiplier).
 // The two touch disjoint data, so fusing them only saves a launch.
 #include "sim_common.glsl"
 #include "substep_math.glsl"
@@ -28,7 +28,11 @@ void main()
         predict_vertex(i);
     }
     // Once per substep, never per iteration, or XPBD degenerates into PBD.
-    if (i < u_counts.y + u_grab.x) {  // the tets and the grab's anchors after them
-        lambdas[i].xy = vec2(0.0f);  // z, the residual, stays for the readout
+    // The tets' multipliers are not reset here: the warm start scales them
+    // (Gauss-Seidel), GpuSolver clears them (Jacobi).
+    if (i < u_counts.y) {
+        lambdas[i].x = -1.0f;  // no first step yet; z, the residual, stays for the readout
+    } else if (i < u_counts.y + u_grab.x) {  // the grab's anchors after the tets
+        lambdas[i].x = 0.0f;
     }
 }

@@ -46,9 +46,12 @@ struct TetRest {
 };
 layout(std430, binding = 8) readonly buffer Tets { uvec4 tets[]; };
 layout(std430, binding = 9) readonly buffer TetRests { TetRest tet_rests[]; };
-// x shape, y volume multiplier, z the residual |C + alpha~ lambda| of the
-// tet's latest step (the convergence readout); after the tets, one entry
-// per grab anchor holds its lambda in x.
+// What each tet's steps report: x the size |dLambda| of its shape step in
+// the substep's first iteration (-1 until that step), y the same in its
+// latest step (both for the warm start's fraction), z the residual |C +
+// alpha~ lambda| of its latest step (the convergence readout); after the
+// tets, one entry per grab anchor holds its lambda in x. The tets'
+// multipliers themselves are in TetMultipliers (tet_step.glsl).
 layout(std430, binding = 10) buffer Lambdas { vec4 lambdas[]; };
 #ifndef SIM_NO_GATHER_OR_SURFACE
 layout(std430, binding = 11) buffer Deltas { vec4 deltas[]; };               // per slot

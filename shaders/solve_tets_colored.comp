@@ -12,11 +12,12 @@ layout(local_size_x = 64) in;
 layout(std430, binding = 17) readonly buffer ColorTets { uint color_tets[]; };
 uniform uint u_color_begin;  // first entry of this colour in color_tets
 uniform uint u_color_size;   // tets in this colour
+uniform uint u_warm_start;   // 1: the substep's warm start instead of a step
 
 void main()
 {
     uint i = gl_GlobalInvocationID.x;
     if (i < u_color_size) {
-        solve_tet_in_place(color_tets[u_color_begin + i]);
+        solve_or_warm_start_tet_in_place(color_tets[u_color_begin + i], u_warm_start);
     }
 }

@@ -378,14 +378,17 @@ TM_FN mat3 tm_tet_rotation(mat3 F, bool moves, TM_INOUT(vec4) q)
 }
 
 // ---------------------------------------------------------------------------
-// XPBD constraint steps of one tetrahedron (DESIGN.md section 2 and 4.3).
+// XPBD constraint steps of one tetrahedron (DESIGN.md section 2 and 4.3,
+// docs/algorithm.md 2 and 4).
 // ---------------------------------------------------------------------------
 
-// Below this the shape constraint is satisfied and its gradient undefined.
-const float TM_ARAP_SKIP = 1.0e-6f;
 // Guards the denominator of a step against a tet whose corners are all
 // pinned (every w = 0) and compliance 0.
 const float TM_DENOMINATOR_FLOOR = 1.0e-20f;
+// The shape step's 3 x 3 system, scaled to trace 1, is never this close to
+// singular (it is W + alpha~ I with alpha~ > 0): the floor only keeps a
+// determinant that rounding took to zero from dividing by it.
+const float TM_SHAPE_DETERMINANT_FLOOR = 1.0e-30f;
 
 // Deformation gradient F = Ds B with Ds = [x1-x0, x2-x0, x3-x0].
 TM_FN mat3 tm_deformation_gradient(vec3 x0, vec3 x1, vec3 x2, vec3 x3, mat3 B)
@@ -408,69 +411,163 @@ TM_FN float tm_xpbd_dlambda(float C, vec3 g0, vec3 g1, vec3 g2, vec3 g3, vec4 w,
     return dlambda;
 }
 
-// Solves the co-rotational shape constraint C = |Sigma - I|_F and then the
-// volume constraint C = det F - 1 of one tet, Gauss-Seidel within the tet.
-// The corrections of both steps are summed into d0..d3; the caller applies
-// them (Jacobi between tets). alpha_*_tilde are compliances divided by h^2;
-// rotation is the tet's last rotation, which the step updates
-// (tm_tet_rotation).
+// F = sum_a x_a b_a^T, with b_1..b_3 the rows of B and b_0 = -(b_1 + b_2 +
+// b_3). The shape constraint's nine entries C = F - R (R held) have the
+// gradients dC_ij / dx_a = e_i b_a_j, so the XPBD system of all nine is
+// (W + alpha~ I) per row, with W = sum_a w_a b_a b_a^T. This returns
+// (W + alpha~ I)^-1 by its adjugate, taken on the matrix scaled to trace 1
+// so that the determinant neither overflows for small light tets nor
+// underflows for large heavy ones.
+TM_FN mat3 tm_inverse_shape_system(vec4 w, mat3 B, float alpha_tilde)
+{
+    vec3 b1 = vec3(B[0].x, B[1].x, B[2].x);
+    vec3 b2 = vec3(B[0].y, B[1].y, B[2].y);
+    vec3 b3 = vec3(B[0].z, B[1].z, B[2].z);
+    vec3 b0 = -(b1 + b2 + b3);
+    vec3 wb0 = w.x * b0;
+    vec3 wb1 = w.y * b1;
+    vec3 wb2 = w.z * b2;
+    vec3 wb3 = w.w * b3;
+    float m00 = wb0.x * b0.x + wb1.x * b1.x + wb2.x * b2.x + wb3.x * b3.x + alpha_tilde;
+    float m11 = wb0.y * b0.y + wb1.y * b1.y + wb2.y * b2.y + wb3.y * b3.y + alpha_tilde;
+    float m22 = wb0.z * b0.z + wb1.z * b1.z + wb2.z * b2.z + wb3.z * b3.z + alpha_tilde;
+    float m01 = wb0.x * b0.y + wb1.x * b1.y + wb2.x * b2.y + wb3.x * b3.y;
+    float m02 = wb0.x * b0.z + wb1.x * b1.z + wb2.x * b2.z + wb3.x * b3.z;
+    float m12 = wb0.y * b0.z + wb1.y * b1.z + wb2.y * b2.z + wb3.y * b3.z;
+    float scale = 1.0f / (m00 + m11 + m22);
+    m00 *= scale;
+    m11 *= scale;
+    m22 *= scale;
+    m01 *= scale;
+    m02 *= scale;
+    m12 *= scale;
+    float a00 = m11 * m22 - m12 * m12;
+    float a11 = m00 * m22 - m02 * m02;
+    float a22 = m00 * m11 - m01 * m01;
+    float a01 = m02 * m12 - m01 * m22;
+    float a02 = m01 * m12 - m02 * m11;
+    float a12 = m01 * m02 - m00 * m12;
+    float determinant = m00 * a00 + m01 * a01 + m02 * a02;
+    float factor = scale / max(determinant, TM_SHAPE_DETERMINANT_FLOOR);
+    return mat3(a00 * factor, a01 * factor, a02 * factor,
+                a01 * factor, a11 * factor, a12 * factor,
+                a02 * factor, a12 * factor, a22 * factor);
+}
+
+// The corrections w_a M b_a of the corners for a 3 x 3 multiplier (or step)
+// M of the shape constraint: the columns of M B^T are M b_1..M b_3.
+TM_FN void tm_shape_corrections(mat3 M, mat3 B, vec4 w, TM_OUT(vec3) d0, TM_OUT(vec3) d1,
+                                TM_OUT(vec3) d2, TM_OUT(vec3) d3)
+{
+    mat3 G = M * transpose(B);
+    d0 = -w.x * (G[0] + G[1] + G[2]);
+    d1 = w.y * G[0];
+    d2 = w.z * G[1];
+    d3 = w.w * G[2];
+}
+
+// The volume constraint's gradients dJ/dx_a at corners p0..p3, J = det F =
+// e1 . (e2 x e3) / (6 V0): g1..g3 returned through the out parameters, g0 =
+// -(g1 + g2 + g3) by the caller.
+TM_FN void tm_volume_gradients(vec3 p0, vec3 p1, vec3 p2, vec3 p3, float rest_volume,
+                               TM_OUT(vec3) g1, TM_OUT(vec3) g2, TM_OUT(vec3) g3)
+{
+    vec3 e1 = p1 - p0;
+    vec3 e2 = p2 - p0;
+    vec3 e3 = p3 - p0;
+    float inv_six_v0 = 1.0f / (6.0f * rest_volume);
+    g1 = cross(e2, e3) * inv_six_v0;
+    g2 = cross(e3, e1) * inv_six_v0;
+    g3 = cross(e1, e2) * inv_six_v0;
+}
+
+// Solves the co-rotational shape constraint, the nine entries of F - R
+// with a 3 x 3 multiplier (docs/algorithm.md 4, "Rest"), and then the volume
+// constraint C = det F - 1 of one tet, Gauss-Seidel within the tet. The
+// corrections of both steps are summed into d0..d3; the caller applies them
+// (Jacobi between tets). alpha_*_tilde are compliances divided by h^2 (the
+// same 1 / (2 mu V0) as for |F - R|: the energy mu V0 |F - R|^2 is the
+// same); rotation is the tet's last rotation, which the step updates
+// (tm_tet_rotation). residual is |C + alpha~ lambda| before the step, both
+// constraints summed; shape_step is the size |dLambda| of the shape
+// multiplier's step, which the warm start's fraction follows.
 TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
                         float rest_volume, float alpha_arap_tilde,
                         float alpha_volume_tilde, bool volume_enabled, float omega,
-                        TM_INOUT(float) lambda_arap, TM_INOUT(float) lambda_volume,
+                        TM_INOUT(mat3) lambda_shape, TM_INOUT(float) lambda_volume,
                         TM_INOUT(vec4) rotation, TM_OUT(vec3) d0, TM_OUT(vec3) d1,
-                        TM_OUT(vec3) d2, TM_OUT(vec3) d3, TM_OUT(float) residual)
+                        TM_OUT(vec3) d2, TM_OUT(vec3) d3, TM_OUT(float) residual,
+                        TM_OUT(float) shape_step)
 {
-    d0 = vec3(0.0f);
-    d1 = vec3(0.0f);
-    d2 = vec3(0.0f);
-    d3 = vec3(0.0f);
-
-    // Shape: C = |F - R| (= |Sigma - I|: F - R = U (Sigma - I) V^T),
-    // dC/dF = (F - R) / C, gradient of corner a = column a-1 of dC/dF B^T,
-    // corner 0 takes minus their sum.
+    // Shape: dLambda = -(F - R + alpha~ Lambda) (W + alpha~ I)^-1, each
+    // corner moved by w_a dLambda b_a. The whole matrix keeps the direction
+    // of the tet's pull from one iteration to the next, where one multiplier
+    // of |F - R| kept only its size.
     mat3 F = tm_deformation_gradient(x0, x1, x2, x3, B);
     bool moves = w.x + w.y + w.z + w.w > 0.0f;
-    mat3 F_minus_R = F - tm_tet_rotation(F, moves, rotation);
-    float C = sqrt(dot(F_minus_R[0], F_minus_R[0]) + dot(F_minus_R[1], F_minus_R[1]) +
-                   dot(F_minus_R[2], F_minus_R[2]));
+    mat3 rhs = F - tm_tet_rotation(F, moves, rotation) + alpha_arap_tilde * lambda_shape;
     // What the iteration drives to zero, before this step: the convergence
     // readout averages it over the tets after a frame's last iteration.
-    residual = abs(C + alpha_arap_tilde * lambda_arap);
-    if (C > TM_ARAP_SKIP) {
-        mat3 G = F_minus_R * transpose(B) * (1.0f / C);
-        vec3 g1 = G[0];
-        vec3 g2 = G[1];
-        vec3 g3 = G[2];
-        vec3 g0 = -(g1 + g2 + g3);
-        float dlambda = tm_xpbd_dlambda(C, g0, g1, g2, g3, w, alpha_arap_tilde, omega,
-                                        lambda_arap);
-        d0 = (w.x * dlambda) * g0;
-        d1 = (w.y * dlambda) * g1;
-        d2 = (w.z * dlambda) * g2;
-        d3 = (w.w * dlambda) * g3;
-    }
+    residual = sqrt(dot(rhs[0], rhs[0]) + dot(rhs[1], rhs[1]) + dot(rhs[2], rhs[2]));
+    mat3 dlambda = rhs * tm_inverse_shape_system(w, B, alpha_arap_tilde) * (-omega);
+    lambda_shape += dlambda;
+    shape_step = sqrt(dot(dlambda[0], dlambda[0]) + dot(dlambda[1], dlambda[1]) +
+                      dot(dlambda[2], dlambda[2]));
+    tm_shape_corrections(dlambda, B, w, d0, d1, d2, d3);
 
     // Volume, on the positions after the shape step: J = det(Ds) / (6 V0).
     if (volume_enabled) {
         vec3 p0 = x0 + d0;
-        vec3 e1 = x1 + d1 - p0;
-        vec3 e2 = x2 + d2 - p0;
-        vec3 e3 = x3 + d3 - p0;
-        float inv_six_v0 = 1.0f / (6.0f * rest_volume);
-        vec3 g1 = cross(e2, e3) * inv_six_v0;
-        vec3 g2 = cross(e3, e1) * inv_six_v0;
-        vec3 g3 = cross(e1, e2) * inv_six_v0;
+        vec3 g1;
+        vec3 g2;
+        vec3 g3;
+        tm_volume_gradients(p0, x1 + d1, x2 + d2, x3 + d3, rest_volume, g1, g2, g3);
         vec3 g0 = -(g1 + g2 + g3);
-        float Cv = dot(e1, g1) - 1.0f;  // e1 . (e2 x e3) / (6 V0) - 1 = J - 1
+        float Cv = dot(x1 + d1 - p0, g1) - 1.0f;  // e1 . (e2 x e3) / (6 V0) - 1 = J - 1
         residual += abs(Cv + alpha_volume_tilde * lambda_volume);
-        float dlambda = tm_xpbd_dlambda(Cv, g0, g1, g2, g3, w, alpha_volume_tilde, omega,
-                                        lambda_volume);
-        d0 += (w.x * dlambda) * g0;
-        d1 += (w.y * dlambda) * g1;
-        d2 += (w.z * dlambda) * g2;
-        d3 += (w.w * dlambda) * g3;
+        float dlambda_volume = tm_xpbd_dlambda(Cv, g0, g1, g2, g3, w, alpha_volume_tilde,
+                                               omega, lambda_volume);
+        d0 += (w.x * dlambda_volume) * g0;
+        d1 += (w.y * dlambda_volume) * g1;
+        d2 += (w.z * dlambda_volume) * g2;
+        d3 += (w.w * dlambda_volume) * g3;
     }
+}
+
+// The warm start (docs/algorithm.md 4, "Stiffer materials"): the
+// corrections that the multipliers a substep starts with stand for, at the
+// predicted positions x0..x3 (the volume's gradients taken there), for the
+// caller to apply before the first iteration. At rest they are the whole
+// answer, and the iterations have nothing left to do.
+TM_FN void tm_warm_start_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
+                             float rest_volume, bool volume_enabled, mat3 lambda_shape,
+                             float lambda_volume, TM_OUT(vec3) d0, TM_OUT(vec3) d1,
+                             TM_OUT(vec3) d2, TM_OUT(vec3) d3)
+{
+    tm_shape_corrections(lambda_shape, B, w, d0, d1, d2, d3);
+    if (volume_enabled) {
+        vec3 g1;
+        vec3 g2;
+        vec3 g3;
+        tm_volume_gradients(x0, x1, x2, x3, rest_volume, g1, g2, g3);
+        d0 -= (w.x * lambda_volume) * (g1 + g2 + g3);
+        d1 += (w.y * lambda_volume) * g1;
+        d2 += (w.z * lambda_volume) * g2;
+        d3 += (w.w * lambda_volume) * g3;
+    }
+}
+
+// The fraction of the last substep's multipliers the next one starts from:
+// 1 where the iterations converged (the last iteration's steps are small
+// beside the first's), falling to 0 where they did not, so that a start
+// that the sweeps cannot correct is not kept (docs/algorithm.md 4,
+// "Stiffer materials"). first_steps and last_steps are the sums of
+// shape_step over the tets in a substep's first and last iteration.
+const float TM_WARM_START_FALLOFF = 2.0f;
+TM_FN float tm_warm_start_fraction(float first_steps, float last_steps)
+{
+    float ratio = first_steps > 0.0f ? last_steps / first_steps : 0.0f;
+    return clamp(1.0f - TM_WARM_START_FALLOFF * ratio, 0.0f, 1.0f);
 }
 
 // ---------------------------------------------------------------------------

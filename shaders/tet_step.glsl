@@ -1,7 +1,8 @@
 // One tet's XPBD step on the simulation buffers, shared by the Jacobi pass
-// (solve_tets.comp) and the Gauss-Seidel ones (solve_tets_colored*.comp).
-// Reads the tet's corners and rest data, updates its multipliers, returns
-// the four corrections. Same expressions as CpuSolver::solve_tet.
+// (solve_tets.comp) and the Gauss-Seidel ones (solve_tets_colored*.comp,
+// region_sweep.glsl), and the Gauss-Seidel warm start. Reads the tet's
+// corners and rest data, updates its multipliers, returns the four
+// corrections. Same expressions as CpuSolver::solve_tet and the SIMD kernel.
 
 // Each tet's rotation from its last step (tm_tet_rotation's start), the
 // quaternion x y z w as four 16-bit signed normalized numbers (8 bytes a
@@ -17,6 +18,40 @@ vec3 start_position(uint v)
     return predicted[v].xyz - u_gravity_h.w * velocities[v].xyz;
 }
 
+// Each tet's multipliers, ten floats: the shape term's 3 x 3 one,
+// column-major, then the volume term's. Kept from substep to substep for
+// the warm start (Gauss-Seidel); GpuSolver clears them every substep for
+// Jacobi.
+layout(std430, binding = 27) buffer TetMultipliers { float tet_multipliers[]; };
+// The fraction of its multipliers every tet starts the substep from
+// (warm_fraction.comp).
+layout(std430, binding = 28) readonly buffer WarmFraction { float warm_fraction; };
+
+mat3 load_shape_multiplier(uint t)
+{
+    uint at = 10u * t;
+    return mat3(tet_multipliers[at], tet_multipliers[at + 1u], tet_multipliers[at + 2u],
+                tet_multipliers[at + 3u], tet_multipliers[at + 4u], tet_multipliers[at + 5u],
+                tet_multipliers[at + 6u], tet_multipliers[at + 7u], tet_multipliers[at + 8u]);
+}
+
+void store_multipliers(uint t, mat3 lambda_shape, float lambda_volume)
+{
+    uint at = 10u * t;
+    for (int column = 0; column < 3; ++column) {
+        tet_multipliers[at + 3u * uint(column)] = lambda_shape[column].x;
+        tet_multipliers[at + 3u * uint(column) + 1u] = lambda_shape[column].y;
+        tet_multipliers[at + 3u * uint(column) + 2u] = lambda_shape[column].z;
+    }
+    tet_multipliers[at + 9u] = lambda_volume;
+}
+
+vec4 tet_inverse_masses(uvec4 tet)
+{
+    return vec4(inverse_mass(tet.x), inverse_mass(tet.y), inverse_mass(tet.z),
+                inverse_mass(tet.w));
+}
+
 void solve_tet_at(uint t, float omega, out uvec4 tet, out vec3 d0, out vec3 d1, out vec3 d2,
                   out vec3 d3)
 {
@@ -24,24 +59,28 @@ void solve_tet_at(uint t, float omega, out uvec4 tet, out vec3 d0, out vec3 d1, 
     TetRest rest = tet_rests[t];
     mat3 B = mat3(rest.b0.xyz, rest.b1.xyz, rest.b2.xyz);
     float rest_volume = rest.b0.w;
-    vec4 w = vec4(inverse_mass(tet.x), inverse_mass(tet.y), inverse_mass(tet.z),
-                  inverse_mass(tet.w));
+    vec4 w = tet_inverse_masses(tet);
     float alpha_arap = rest.b1.w * u_solver.w;
     bool volume_enabled = rest.b2.w >= 0.0f;
     float alpha_volume = volume_enabled ? rest.b2.w * u_solver.w : 0.0f;
-    vec4 lambda = lambdas[t];
+    mat3 lambda_shape = load_shape_multiplier(t);
+    float lambda_volume = tet_multipliers[10u * t + 9u];
     uvec2 packed_rotation = tet_rotations[t];
     vec4 rotation = normalize(vec4(unpackSnorm2x16(packed_rotation.x),
                                    unpackSnorm2x16(packed_rotation.y)));
     float residual;
+    float shape_step;
     tm_solve_tet(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
                  positions[tet.w].xyz, w, B, rest_volume, alpha_arap, alpha_volume,
-                 volume_enabled, omega, lambda.x, lambda.y, rotation, d0, d1, d2, d3, residual);
+                 volume_enabled, omega, lambda_shape, lambda_volume, rotation, d0, d1, d2, d3,
+                 residual, shape_step);
     tet_rotations[t] = uvec2(packSnorm2x16(vec2(rotation.x, rotation.y)),
                              packSnorm2x16(vec2(rotation.z, rotation.w)));
     tm_keep_angular_momentum(start_position(tet.x), start_position(tet.y),
                              start_position(tet.z), start_position(tet.w), w, d0, d1, d2, d3);
-    lambdas[t] = vec4(lambda.x, lambda.y, residual, 0.0f);
+    store_multipliers(t, lambda_shape, lambda_volume);
+    float first_step = lambdas[t].x;
+    lambdas[t] = vec4(first_step < 0.0f ? shape_step : first_step, shape_step, residual, 0.0f);
 }
 
 // Adds d to vertex v's correction and moves the vertex accordingly.
@@ -68,4 +107,43 @@ void solve_tet_in_place(uint t)
     add_correction(tet.y, d1);
     add_correction(tet.z, d2);
     add_correction(tet.w, d3);
+}
+
+// The warm start of tet t (tm_warm_start_tet): its multipliers scaled by
+// the substep's fraction and kept so, their corrections at the predicted
+// positions written into its corners. Run colour by colour, as the steps.
+void warm_start_tet_in_place(uint t)
+{
+    uvec4 tet = tets[t];
+    TetRest rest = tet_rests[t];
+    mat3 B = mat3(rest.b0.xyz, rest.b1.xyz, rest.b2.xyz);
+    vec4 w = tet_inverse_masses(tet);
+    float fraction = warm_fraction;
+    mat3 lambda_shape = load_shape_multiplier(t) * fraction;
+    float lambda_volume = tet_multipliers[10u * t + 9u] * fraction;
+    store_multipliers(t, lambda_shape, lambda_volume);
+    vec3 d0;
+    vec3 d1;
+    vec3 d2;
+    vec3 d3;
+    tm_warm_start_tet(predicted[tet.x].xyz, predicted[tet.y].xyz, predicted[tet.z].xyz,
+                      predicted[tet.w].xyz, w, B, rest.b0.w, rest.b2.w >= 0.0f, lambda_shape,
+                      lambda_volume, d0, d1, d2, d3);
+    tm_keep_angular_momentum(start_position(tet.x), start_position(tet.y),
+                             start_position(tet.z), start_position(tet.w), w, d0, d1, d2, d3);
+    add_correction(tet.x, d0);
+    add_correction(tet.y, d1);
+    add_correction(tet.z, d2);
+    add_correction(tet.w, d3);
+}
+
+// A Gauss-Seidel pass's tet t: its step, or its warm start where the caller
+// asks for it (a uniform of the pass).
+void solve_or_warm_start_tet_in_place(uint t, uint warm_start)
+{
+    if (warm_start != 0u) {
+        warm_start_tet_in_place(t);
+    } else {
+        solve_tet_in_place(t);
+    }
 }

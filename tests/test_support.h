@@ -33,13 +33,15 @@ inline RandomTetStep step_random_tet(std::mt19937& rng, float omega)
     for (int a = 0; a < 4; ++a) step.x[a] = rest[a] + 0.4f * glm::vec3(u(rng), u(rng), u(rng));
     step.m = glm::vec4(mass(rng), mass(rng), mass(rng), mass(rng));
     step.w = 1.0f / step.m;
-    float lambda_arap = 0.0f;
+    glm::mat3 lambda_shape(0.0f);
     float lambda_volume = 0.0f;
     glm::vec4 rotation = tet_math::TM_IDENTITY_ROTATION;  // a first step: the SVD's rotation
     float residual = 0.0f;
+    float shape_step = 0.0f;
     tet_math::tm_solve_tet(step.x[0], step.x[1], step.x[2], step.x[3], step.w, glm::mat3(1.0f),
-                           1.0f / 6.0f, 1e-3f, 1e-3f, true, omega, lambda_arap, lambda_volume,
-                           rotation, step.d[0], step.d[1], step.d[2], step.d[3], residual);
+                           1.0f / 6.0f, 1e-3f, 1e-3f, true, omega, lambda_shape, lambda_volume,
+                           rotation, step.d[0], step.d[1], step.d[2], step.d[3], residual,
+                           shape_step);
     return step;
 }
 

@@ -1,6 +1,7 @@
 // The SIMD tet kernels against the scalar per-tet maths they vectorize
-// (tm_solve_tet and tm_keep_angular_momentum of shaders/tet_math.glsl), on every instruction set this CPU
-// runs, and the CPU solver's results against each other kernel.
+// (tm_solve_tet, tm_warm_start_tet and tm_keep_angular_momentum of
+// shaders/tet_math.glsl), on every instruction set this CPU runs, and the
+// CPU solver's results against each other kernel.
 #include "core/flush_denormals.h"
 #include "core/material.h"
 #include "core/simd/tet_blocks.h"
@@ -22,8 +23,7 @@ struct KernelCase {
 // The cube squashed, stretched and twisted at random, a few corners pushed
 // through their opposite faces (inverted tets), some vertices pinned, and
 // non-zero corrections so that x = predicted + correction is exercised;
-// one end left at rest, where the shape step has nothing to do (C below
-// the skip threshold). The vertices began the substep elsewhere, moving at
+// one end left at rest, where only the multipliers move anything. The vertices began the substep elsewhere, moving at
 // different velocities, so that the angular momentum step has work to do.
 KernelCase deformed_cube(const TetMesh& mesh)
 {
@@ -60,6 +60,31 @@ KernelCase deformed_cube(const TetMesh& mesh)
     return c;
 }
 
+// A multiplier entry for the slot, as the scalar side makes it too.
+float start_lambda_shape(size_t slot, int entry)
+{
+    return 1.0e-4f * static_cast<float>((slot + 2 * static_cast<size_t>(entry)) % 5) - 2.0e-4f;
+}
+
+glm::mat3 start_lambda_shape(size_t slot)
+{
+    glm::mat3 lambda;
+    for (int entry = 0; entry < 9; ++entry) lambda[entry / 3][entry % 3] = start_lambda_shape(slot, entry);
+    return lambda;
+}
+
+float start_lambda_volume(size_t slot) { return -2.0e-5f * static_cast<float>(slot % 3); }
+
+void set_start_multipliers(TetBlocks& blocks)
+{
+    for (size_t slot = 0; slot < blocks.block_count * blocks.lanes; ++slot) {
+        for (int entry = 0; entry < 9; ++entry) {
+            blocks.lambda_shape[entry][slot] = start_lambda_shape(slot, entry);
+        }
+        blocks.lambda_volume[slot] = start_lambda_volume(slot);
+    }
+}
+
 }  // namespace
 
 TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
@@ -89,11 +114,8 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
         TetBlocks blocks = make_tet_blocks(*mesh, kernel.lanes);
         set_block_inverse_masses(blocks, input.inverse_masses);
         set_block_compliances(blocks, shape_compliances, volume_compliances);
+        set_start_multipliers(blocks);
         const size_t slots = blocks.block_count * blocks.lanes;
-        for (size_t slot = 0; slot < slots; ++slot) {
-            blocks.lambda_shape[slot] = 1.0e-4f * static_cast<float>(slot % 5);
-            blocks.lambda_volume[slot] = -2.0e-5f * static_cast<float>(slot % 3);
-        }
         TetBlocks before = make_tet_blocks(*mesh, kernel.lanes);  // the indices, the rotations
         // Where each tet's rotation search starts: a third at its rotation
         // turned by 2e-3 rad (the Newton step lands), a third turned by 0.3
@@ -120,19 +142,20 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
             }
         }
         std::vector<glm::vec3> corrections = input.corrections;
-        std::vector<double> residuals(blocks.block_count, 0.0);
+        std::vector<BlockSums> sums(blocks.block_count, BlockSums{0.0, 0.0});
         const TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start[0].x,
                                 inv_h2, true};
         // One colour: its tets share no vertex, so each tet's step is
         // independent and comparable with the scalar one on its own.
         const size_t color = 1;
         kernel.solve(block_arrays(blocks), step, blocks.color_blocks[color],
-                     blocks.color_blocks[color + 1], residuals.data());
+                     blocks.color_blocks[color + 1], sums.data());
 
         size_t compared = 0;
         size_t at_rest = 0;
         double worst = 0.0;
         std::vector<double> scalar_residuals(blocks.block_count, 0.0);
+        std::vector<double> scalar_shape_steps(blocks.block_count, 0.0);
         for (size_t slot = blocks.color_blocks[color] * blocks.lanes;
              slot < blocks.color_blocks[color + 1] * blocks.lanes; ++slot) {
             const uint32_t t = before.tet[slot];
@@ -147,29 +170,31 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
                 w[a] = input.inverse_masses[tet[a]];
             }
             const float v0 = mesh->rest_volumes_m3[t];
-            float lambda_shape = 1.0e-4f * static_cast<float>(slot % 5);
-            float lambda_volume = -2.0e-5f * static_cast<float>(slot % 3);
+            glm::mat3 lambda_shape = start_lambda_shape(slot);
+            float lambda_volume = start_lambda_volume(slot);
             glm::vec4 rotation(before.rotation[0][slot], before.rotation[1][slot],
                                before.rotation[2][slot], before.rotation[3][slot]);
             glm::vec3 d[4];
             float residual = 0.0f;
+            float shape_step = 0.0f;
             const bool volume_on = volume_compliances[t] >= 0.0f;
             tet_math::tm_solve_tet(x[0], x[1], x[2], x[3], w, inv_rest_shape(*mesh, t), v0,
                                    shape_compliances[t] * inv_h2,
                                    volume_on ? volume_compliances[t] * inv_h2 : 0.0f, volume_on,
                                    1.0f, lambda_shape, lambda_volume, rotation, d[0], d[1], d[2],
-                                   d[3], residual);
+                                   d[3], residual, shape_step);
             tet_math::tm_keep_angular_momentum(input.start[tet.x], input.start[tet.y],
                                                input.start[tet.z], input.start[tet.w], w, d[0],
                                                d[1], d[2], d[3]);
             scalar_residuals[slot / blocks.lanes] += residual;
-            // At rest (the undeformed end): the shape step is skipped.
+            scalar_shape_steps[slot / blocks.lanes] += shape_step;
+            // At rest (the undeformed end): only the multipliers' alpha~ Lambda acts.
             glm::mat3 U, V;
             glm::vec3 sigma;
             tet_math::tm_signed_svd(tet_math::tm_deformation_gradient(
                                         x[0], x[1], x[2], x[3], inv_rest_shape(*mesh, t)),
                                     U, sigma, V);
-            at_rest += glm::length(sigma - glm::vec3(1.0f)) <= tet_math::TM_ARAP_SKIP;
+            at_rest += glm::length(sigma - glm::vec3(1.0f)) <= 1.0e-6f;
             float scale = 1e-6f;
             for (int a = 0; a < 4; ++a) scale = std::max(scale, glm::length(d[a]));
             for (int a = 0; a < 4; ++a) {
@@ -178,8 +203,12 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
                 worst = std::max(worst, error);
                 EXPECT_LT(error, 1e-4) << kernel.name << " tet " << t << " corner " << a;
             }
-            EXPECT_NEAR(blocks.lambda_shape[slot], lambda_shape,
-                        1e-4f * std::abs(lambda_shape) + 1e-9f) << kernel.name << " tet " << t;
+            for (int entry = 0; entry < 9; ++entry) {
+                const float expected = lambda_shape[entry / 3][entry % 3];
+                EXPECT_NEAR(blocks.lambda_shape[entry][slot], expected,
+                            1e-4f * std::abs(expected) + 1e-9f)
+                    << kernel.name << " tet " << t << " multiplier entry " << entry;
+            }
             EXPECT_NEAR(blocks.lambda_volume[slot], lambda_volume,
                         1e-4f * std::abs(lambda_volume) + 1e-9f) << kernel.name << " tet " << t;
             for (int i = 0; i < 4; ++i) {
@@ -194,11 +223,82 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
         EXPECT_GT(at_rest, 0u) << kernel.name;
         for (size_t block = blocks.color_blocks[color]; block < blocks.color_blocks[color + 1];
              ++block) {
-            EXPECT_NEAR(residuals[block], scalar_residuals[block],
+            EXPECT_NEAR(sums[block].residual, scalar_residuals[block],
                         1e-4 * scalar_residuals[block] + 1e-9)
                 << kernel.name << " block " << block;
+            EXPECT_NEAR(sums[block].shape_step, scalar_shape_steps[block],
+                        1e-4 * scalar_shape_steps[block] + 1e-9)
+                << kernel.name << " block " << block;
+            EXPECT_GT(sums[block].shape_step, 0.0) << kernel.name << " block " << block;
         }
         // The dummy vertex of the padding lanes never moves.
+        EXPECT_EQ(corrections.back(), glm::vec3(0.0f)) << kernel.name;
+    }
+}
+
+TEST(TetBlockKernel, EveryKernelWarmStartsAsTheScalarWarmStart)
+{
+    const ScopedFlushDenormals flush_denormals;
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
+    const KernelCase input = deformed_cube(*mesh);
+    const LameParameters lame = lame_parameters(2.0e5f, 0.3f);
+    std::vector<float> shape_compliances(mesh->tet_count());
+    std::vector<float> volume_compliances(mesh->tet_count());
+    for (size_t t = 0; t < mesh->tet_count(); ++t) {
+        shape_compliances[t] = arap_compliance(lame, mesh->rest_volumes_m3[t]);
+        // Every third tet without a volume term, as a body with nu = 0.
+        volume_compliances[t] = t % 3 == 0 ? -1.0f : volume_compliance(lame, mesh->rest_volumes_m3[t]);
+    }
+    const float fraction = 0.75f;
+    for (const TetBlockKernelInfo& kernel : available_tet_block_kernels()) {
+        TetBlocks blocks = make_tet_blocks(*mesh, kernel.lanes);
+        set_block_inverse_masses(blocks, input.inverse_masses);
+        set_block_compliances(blocks, shape_compliances, volume_compliances);
+        set_start_multipliers(blocks);
+        std::vector<glm::vec3> corrections = input.corrections;
+        TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start[0].x,
+                          600.0f * 600.0f, true};
+        step.warm_start = true;
+        step.warm_fraction = fraction;
+        const size_t color = 2;
+        kernel.solve(block_arrays(blocks), step, blocks.color_blocks[color],
+                     blocks.color_blocks[color + 1], nullptr);
+        size_t compared = 0;
+        for (size_t slot = blocks.color_blocks[color] * blocks.lanes;
+             slot < blocks.color_blocks[color + 1] * blocks.lanes; ++slot) {
+            const uint32_t t = blocks.tet[slot];
+            if (t == TetBlocks::kPaddingTet) continue;
+            const glm::uvec4 tet = mesh->tets[t];
+            glm::vec4 w;
+            for (int a = 0; a < 4; ++a) w[a] = input.inverse_masses[tet[a]];
+            const glm::mat3 lambda_shape = start_lambda_shape(slot) * fraction;
+            const float lambda_volume = start_lambda_volume(slot) * fraction;
+            glm::vec3 d[4];
+            tet_math::tm_warm_start_tet(input.predicted[tet.x], input.predicted[tet.y],
+                                        input.predicted[tet.z], input.predicted[tet.w], w,
+                                        inv_rest_shape(*mesh, t), mesh->rest_volumes_m3[t],
+                                        volume_compliances[t] >= 0.0f, lambda_shape,
+                                        lambda_volume, d[0], d[1], d[2], d[3]);
+            tet_math::tm_keep_angular_momentum(input.start[tet.x], input.start[tet.y],
+                                               input.start[tet.z], input.start[tet.w], w, d[0],
+                                               d[1], d[2], d[3]);
+            float scale = 1e-9f;
+            for (int a = 0; a < 4; ++a) scale = std::max(scale, glm::length(d[a]));
+            for (int a = 0; a < 4; ++a) {
+                const glm::vec3 moved = corrections[tet[a]] - input.corrections[tet[a]];
+                EXPECT_LT(glm::length(moved - d[a]) / scale, 1e-5)
+                    << kernel.name << " tet " << t << " corner " << a;
+            }
+            // The multipliers are kept scaled: the substep goes on from them.
+            for (int entry = 0; entry < 9; ++entry) {
+                EXPECT_FLOAT_EQ(blocks.lambda_shape[entry][slot],
+                                lambda_shape[entry / 3][entry % 3]);
+            }
+            EXPECT_FLOAT_EQ(blocks.lambda_volume[slot], lambda_volume);
+            EXPECT_GT(scale, 1e-7f) << kernel.name << " tet " << t;  // something moved
+            ++compared;
+        }
+        EXPECT_GT(compared, 20u) << kernel.name;
         EXPECT_EQ(corrections.back(), glm::vec3(0.0f)) << kernel.name;
     }
 }

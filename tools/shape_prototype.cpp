@@ -1,10 +1,11 @@
 // A one-thread, scalar prototype of the Gauss-Seidel substep, for trying
 // other forms of the shape constraint and warm starts of its multipliers
 // before they go into the solvers (docs/algorithm.md, 4, "Rest" and
-// "Stiffer materials"). With the solvers' form (`--form scalar`, no warm
-// start) it reproduces the CPU solver's figures: the same predict, colour
-// order, ground projection and friction, tm_solve_tet and
-// tm_keep_angular_momentum; body contact is left out.
+// "Stiffer materials"). It has the solvers' predict, colour order, ground
+// projection and friction and tm_keep_angular_momentum; body contact is left
+// out. `--form nine --warm mesh:2` is what the solvers run, here in double
+// precision; `--form scalar` with no warm start is the form they ran before,
+// whose figures it reproduced to the digit.
 //
 //   softbody-shape-prototype [--form scalar|nine|six]
 //                            [--warm none|all|fraction:B|tet:C|mesh:C|residual:C]
@@ -12,7 +13,7 @@
 //                            NAME]
 //                            [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]
 //
-// Forms: `scalar` C = |F - R| with one multiplier (the solvers'); `nine` the
+// Forms: `scalar` C = |F - R| with one multiplier (the solvers' before); `nine` the
 // nine entries of F - R, R held within a step, a 3 x 3 multiplier in world
 // axes; `six` the six of sym(R^T F) - I, a symmetric multiplier in the
 // tet's axes. Warm starts (nine and six): each substep begins from the last
@@ -115,6 +116,37 @@ void volume_gradients(const vec3* p, float rest_volume, vec3* g)
     g[2] = glm::cross(e3, e1) * inv_six_v0;
     g[3] = glm::cross(e1, e2) * inv_six_v0;
     g[0] = -(g[1] + g[2] + g[3]);
+}
+
+// The shape step as the solvers took it before the 3 x 3 multiplier: C = |F
+// - R| with one multiplier, gradient (F - R) B^T / C; then the volume step.
+void solve_tet_scalar_form(const vec3* p, glm::vec4 w, const mat3& B, float rest_volume,
+                           float alpha, float alpha_volume, bool volume_on, float& lambda,
+                           float& lambda_volume, glm::vec4& rotation, vec3* d)
+{
+    const mat3 F = tet_math::tm_deformation_gradient(p[0], p[1], p[2], p[3], B);
+    const bool moves = w.x + w.y + w.z + w.w > 0.0f;
+    const mat3 F_minus_R = F - tet_math::tm_tet_rotation(F, moves, rotation);
+    const float C = std::sqrt(glm::dot(F_minus_R[0], F_minus_R[0]) +
+                              glm::dot(F_minus_R[1], F_minus_R[1]) +
+                              glm::dot(F_minus_R[2], F_minus_R[2]));
+    for (int a = 0; a < 4; ++a) d[a] = vec3(0.0f);
+    if (C > 1.0e-6f) {
+        const mat3 G = F_minus_R * glm::transpose(B) * (1.0f / C);
+        const vec3 g[4] = {-(G[0] + G[1] + G[2]), G[0], G[1], G[2]};
+        const float dlambda =
+            tet_math::tm_xpbd_dlambda(C, g[0], g[1], g[2], g[3], w, alpha, 1.0f, lambda);
+        for (int a = 0; a < 4; ++a) d[a] = (w[a] * dlambda) * g[a];
+    }
+    if (volume_on) {
+        const vec3 q[4] = {p[0] + d[0], p[1] + d[1], p[2] + d[2], p[3] + d[3]};
+        vec3 g[4];
+        volume_gradients(q, rest_volume, g);
+        const float Cv = glm::dot(q[1] - q[0], g[1]) - 1.0f;
+        const float dlambda = tet_math::tm_xpbd_dlambda(Cv, g[0], g[1], g[2], g[3], w,
+                                                        alpha_volume, 1.0f, lambda_volume);
+        for (int a = 0; a < 4; ++a) d[a] += (w[a] * dlambda) * g[a];
+    }
 }
 
 class PrototypeSolver {
@@ -285,11 +317,9 @@ private:
         const float alpha_volume = volume_on ? volume_compliance_[t] * inv_h2 : 0.0f;
         vec3 d[4];
         if (options_.form == Form::scalar) {
-            float residual;
-            tet_math::tm_solve_tet(p[0], p[1], p[2], p[3], w, inv_rest_shapes_[t],
-                                   mesh_.rest_volumes_m3[t], alpha, alpha_volume, volume_on, 1.0f,
-                                   lambda_[t], lambda_volume_[t], rotation_[t], d[0], d[1], d[2],
-                                   d[3], residual);
+            solve_tet_scalar_form(p, w, inv_rest_shapes_[t], mesh_.rest_volumes_m3[t], alpha,
+                                  alpha_volume, volume_on, lambda_[t], lambda_volume_[t],
+                                  rotation_[t], d);
         } else {
             const dmat3 F(
                 tet_math::tm_deformation_gradient(p[0], p[1], p[2], p[3], inv_rest_shapes_[t]));

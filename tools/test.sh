@@ -39,6 +39,7 @@ slow_tests=(
   SliverCube.EveryInvertedTetRecoversUnderBothMethods                # 63 s
   AngularMomentum.StretchedSpinningCubeKeepsItThroughTheSnapBack     # 38 s
   CpuSolver.DroppedPresetsStayAboveTheGround                         # 25 s
+  Rest.DroppedPresetsComeToRestAndStayThere                          # 36 s
   CpuSolver.TiltedCubeComesToRestOnAFace                             # 23 s
   CpuGrab.LiftAndRelease                                             # 23 s
   # Scenes of many bodies, 35-60 s in the normal build on the busy machine:

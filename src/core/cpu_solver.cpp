@@ -69,7 +69,7 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     // first runs (make_jacobi_arrays): Gauss-Seidel keeps its multipliers,
     // rest shapes and compliances in the blocks and moves the vertices
     // directly.
-    std::vector<float>().swap(lambda_arap_);
+    std::vector<glm::mat3>().swap(lambda_shape_);
     std::vector<float>().swap(lambda_volume_);
     std::vector<glm::vec4>().swap(rotations_);
     std::vector<glm::vec3>().swap(deltas_);
@@ -93,6 +93,7 @@ void CpuSolver::set_state(const std::vector<glm::vec3>& positions,
     positions_ = positions;
     velocities_ = velocities;
     forget_rotations();
+    forget_multipliers();
     rebuild_normals();
 }
 
@@ -122,7 +123,8 @@ void CpuSolver::lay_out_blocks()
     predicted_positions_.resize(with_dummies, glm::vec3(0.0f));
     start_positions_.resize(with_dummies, glm::vec3(0.0f));
     corrections_.resize(with_dummies, glm::vec3(0.0f));
-    block_residuals_.assign(blocks_.block_count, 0.0);
+    block_sums_.assign(blocks_.block_count, BlockSums{0.0, 0.0});
+    forget_multipliers();
     materials_.clear();  // the new blocks need their inverse masses and compliances
     start_team();                     // how many threads help depends on the blocks
 }
@@ -212,15 +214,23 @@ void CpuSolver::step_frame(const SimParams& raw_params)
     PassClock clock(pass_timing_);
     for (int substep = 0; substep < params.substeps; ++substep) {
         predict(params, h);
-        reset_lambda();
+        reset_lambda(params);
         clock.charge(times.predict_ms);
         if (body_contact) {
             contacts_.find(predicted_positions_, *active_team_);
             clock.charge(times.contact_find_ms);
         }
+        if (params.method == SolverMethod::gauss_seidel) {
+            warm_start(params, h);
+            clock.charge(times.solve_ms);
+        }
         for (int iteration = 0; iteration < params.iterations; ++iteration) {
             if (params.method == SolverMethod::gauss_seidel) {
-                solve_tets_colored(params, h);
+                const double shape_steps = solve_tets_colored(params, h);
+                if (iteration == 0) {
+                    first_shape_steps_ = shape_steps;
+                }
+                last_shape_steps_ = shape_steps;
                 clock.charge(times.solve_ms);
                 project_static(params);
             } else {
@@ -283,7 +293,7 @@ void CpuSolver::make_jacobi_arrays()
         return;
     }
     const size_t nt = mesh_->tet_count();
-    lambda_arap_.assign(nt, 0.0f);
+    lambda_shape_.assign(nt, glm::mat3(0.0f));
     lambda_volume_.assign(nt, 0.0f);
     rotations_.assign(nt, tet_math::TM_IDENTITY_ROTATION);
     deltas_.assign(nt * 4, glm::vec3(0.0f));
@@ -295,14 +305,33 @@ void CpuSolver::make_jacobi_arrays()
     materials_.clear();  // refresh_materials keeps the compliances from now on
 }
 
-void CpuSolver::reset_lambda()
+void CpuSolver::reset_lambda(const SimParams& params)
 {
-    std::fill(lambda_arap_.begin(), lambda_arap_.end(), 0.0f);
-    std::fill(lambda_volume_.begin(), lambda_volume_.end(), 0.0f);
-    const size_t slots = blocks_.block_count * blocks_.lanes;
-    std::fill_n(blocks_.lambda_shape.data(), slots, 0.0f);
-    std::fill_n(blocks_.lambda_volume.data(), slots, 0.0f);
+    // Jacobi is DESIGN.md's XPBD as it stands: every substep from zero.
+    if (params.method == SolverMethod::jacobi) {
+        std::fill(lambda_shape_.begin(), lambda_shape_.end(), glm::mat3(0.0f));
+        std::fill(lambda_volume_.begin(), lambda_volume_.end(), 0.0f);
+        forget_multipliers();  // and Gauss-Seidel starts cold after a switch
+    }
     std::fill(grab_lambdas_.begin(), grab_lambdas_.end(), 0.0f);
+}
+
+void CpuSolver::forget_multipliers()
+{
+    set_block_multipliers_to_zero(blocks_);
+    first_shape_steps_ = 0.0;
+    last_shape_steps_ = 0.0;
+}
+
+void CpuSolver::warm_start(const SimParams& params, float h)
+{
+    const TetStepConstants k = tet_step_constants(params, h);
+    TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x, &start_positions_[0].x,
+                      k.inv_h2, k.volume_enabled};
+    step.warm_start = true;
+    step.warm_fraction = tet_math::tm_warm_start_fraction(static_cast<float>(first_shape_steps_),
+                                                          static_cast<float>(last_shape_steps_));
+    run_blocks(step);
 }
 
 CpuSolver::TetStepConstants CpuSolver::tet_step_constants(const SimParams& params,
@@ -321,11 +350,12 @@ float CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm
     const bool volume_on = volume_compliance_[t] >= 0.0f;
     const float alpha_volume = volume_on ? volume_compliance_[t] * k.inv_h2 : 0.0f;
     float residual = 0.0f;
+    float shape_step = 0.0f;
     tet_math::tm_solve_tet(positions_[tet.x], positions_[tet.y], positions_[tet.z],
                            positions_[tet.w], w, inv_rest_shapes_[t], rest_volume,
                            shape_compliance_[t] * k.inv_h2, alpha_volume, volume_on, omega,
-                           lambda_arap_[t], lambda_volume_[t], rotations_[t], d[0], d[1], d[2],
-                           d[3], residual);
+                           lambda_shape_[t], lambda_volume_[t], rotations_[t], d[0], d[1], d[2],
+                           d[3], residual, shape_step);
     tet_math::tm_keep_angular_momentum(start_positions_[tet.x], start_positions_[tet.y],
                                        start_positions_[tet.z], start_positions_[tet.w], w,
                                        d[0], d[1], d[2], d[3]);
@@ -343,20 +373,33 @@ void CpuSolver::solve_tets(const SimParams& params, float h)
     mean_residual_ = static_cast<float>(residual / mesh_->tet_count());
 }
 
-void CpuSolver::solve_tets_colored(const SimParams& params, float h)
+double CpuSolver::solve_tets_colored(const SimParams& params, float h)
 {
     const TetStepConstants k = tet_step_constants(params, h);
     // The kernels read the vertex arrays as flat x y z floats.
     static_assert(sizeof(glm::vec3) == 3 * sizeof(float));
     const TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x,
                             &start_positions_[0].x, k.inv_h2, k.volume_enabled};
+    run_blocks(step);
+    double residual = 0.0;
+    double shape_steps = 0.0;
+    for (const BlockSums& sums : block_sums_) {
+        residual += sums.residual;
+        shape_steps += sums.shape_step;
+    }
+    mean_residual_ = static_cast<float>(residual / mesh_->tet_count());
+    return shape_steps;
+}
+
+void CpuSolver::run_blocks(const TetBlockStep& step)
+{
     const TetBlockArrays arrays = block_arrays(blocks_);
     const size_t members = static_cast<size_t>(active_team_->size());
     const auto solve_segment = [&](size_t segment, size_t begin, size_t end) {
         begin = std::max<size_t>(begin, blocks_.color_blocks[segment]);
         end = std::min<size_t>(end, blocks_.color_blocks[segment + 1]);
         if (begin < end) {
-            kernel_.solve(arrays, step, begin, end, block_residuals_.data());
+            kernel_.solve(arrays, step, begin, end, block_sums_.data());
         }
     };
     active_team_->run([&](int member) {
@@ -394,11 +437,6 @@ void CpuSolver::solve_tets_colored(const SimParams& params, float h)
             }
         }
     });
-    double residual = 0.0;
-    for (const double block_residual : block_residuals_) {
-        residual += block_residual;
-    }
-    mean_residual_ = static_cast<float>(residual / mesh_->tet_count());
 }
 
 // Inlined into the passes over every vertex, where the call was a fifth of

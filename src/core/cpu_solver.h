@@ -68,7 +68,10 @@ public:
 private:
     // Per substep of length h (DESIGN.md 4.1 - 4.4).
     void predict(const SimParams& params, float h);
-    void reset_lambda();
+    // The multipliers a substep starts from: zero (Jacobi, the grab), or
+    // what the Gauss-Seidel blocks kept, then scaled by warm_start.
+    void reset_lambda(const SimParams& params);
+    void forget_multipliers();  // a cold start for the next substep
     // Makes the Jacobi method's arrays once it first runs on this mesh.
     void make_jacobi_arrays();
     bool jacobi_arrays_made() const { return !deltas_.empty(); }
@@ -88,7 +91,14 @@ private:
     void apply_deltas(const SimParams& params);
     // Gauss-Seidel iteration: colour by colour, SIMD block by block, into
     // the corrections; then the positions follow, projected onto the ground.
-    void solve_tets_colored(const SimParams& params, float h);
+    // Returns the sum of the tets' shape steps.
+    double solve_tets_colored(const SimParams& params, float h);
+    // Before the first Gauss-Seidel iteration: the last substep's multipliers,
+    // scaled by the fraction its convergence allows, applied to the
+    // predicted positions (docs/algorithm.md 4, "Stiffer materials").
+    void warm_start(const SimParams& params, float h);
+    // The blocks colour by colour on the team, each with `step`.
+    void run_blocks(const TetBlockStep& step);
     void project_static(const SimParams& params);
     // The ground and the obstacles: moves x out of them, adding the moves to
     // the correction and the vertex's push (friction).
@@ -131,7 +141,7 @@ private:
     std::vector<glm::vec3> corrections_;
     std::vector<float> static_push_m_;       // normal correction by ground and obstacles this substep
     // Jacobi only, empty until it first runs (make_jacobi_arrays).
-    std::vector<float> lambda_arap_;         // per tet
+    std::vector<glm::mat3> lambda_shape_;    // per tet
     std::vector<float> lambda_volume_;       // per tet
     std::vector<glm::vec4> rotations_;       // per tet, its last rotation (tm_tet_rotation)
     std::vector<glm::vec3> deltas_;          // per tet corner slot (tet * 4 + corner)
@@ -143,7 +153,12 @@ private:
 
     TetBlockKernelInfo kernel_ = available_tet_block_kernels().front();
     TetBlocks blocks_;                       // the Gauss-Seidel pass's tets, colour by colour
-    std::vector<double> block_residuals_;    // per block, summed in block order
+    std::vector<BlockSums> block_sums_;      // per block, summed in block order
+    // The shape steps' sums over every tet in the latest substep's first and
+    // last iteration (Gauss-Seidel): they set how much of its multipliers
+    // the next substep starts from (tm_warm_start_fraction).
+    double first_shape_steps_ = 0.0;
+    double last_shape_steps_ = 0.0;
     int requested_threads_ = 1;
     std::unique_ptr<WorkerTeam> team_ = std::make_unique<WorkerTeam>(1);
     std::unique_ptr<WorkerTeam> one_thread_ = std::make_unique<WorkerTeam>(1);

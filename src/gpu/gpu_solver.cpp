@@ -59,6 +59,7 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
         const char* file;
     };
     const Entry entries[] = {{&p.predict, "predict.comp"},
+                             {&p.warm_fraction, "warm_fraction.comp"},
                              {&p.solve_tets, "solve_tets.comp"},
                              {&p.apply_deltas, "apply_deltas.comp"},
                              {&p.update_velocities, "update_velocities.comp"},
@@ -98,11 +99,13 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
     const GLuint colored = p.solve_tets_colored.program.get();
     p.color_begin = glGetUniformLocation(colored, "u_color_begin");
     p.color_size = glGetUniformLocation(colored, "u_color_size");
+    p.colored_warm_start = glGetUniformLocation(colored, "u_warm_start");
     const GLuint one_group = p.solve_tets_colored_one_group.program.get();
     p.one_group_first_color = glGetUniformLocation(one_group, "u_first_color");
     p.one_group_color_end = glGetUniformLocation(one_group, "u_color_end");
     p.one_group_iterations = glGetUniformLocation(one_group, "u_iterations");
     p.one_group_project_static = glGetUniformLocation(one_group, "u_project_static");
+    p.one_group_warm_start = glGetUniformLocation(one_group, "u_warm_start");
     const GLuint sweeps[2] = {p.solve_tets_region_sweep.program.get(),
                               p.solve_tets_region_sweep_narrow.program.get()};
     for (int i = 0; i < 2; ++i) {
@@ -110,6 +113,7 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
         p.sweep_colors[i] = glGetUniformLocation(sweeps[i], "u_colors");
         p.sweep_regions[i] = glGetUniformLocation(sweeps[i], "u_regions");
         p.sweep_regions_per_group[i] = glGetUniformLocation(sweeps[i], "u_regions_per_group");
+        p.sweep_warm_start[i] = glGetUniformLocation(sweeps[i], "u_warm_start");
     }
     return p;
 }
@@ -170,16 +174,16 @@ void GpuSolver::load(std::shared_ptr<const World> world)
     upload_body_at_rest();
     materials_.clear();
     refresh_materials(SimParams());
-    const Csr corners = vertex_tet_corners(m);
-    upload(buffers_[kSlotOffsets], corners.offsets, GL_STATIC_DRAW);
-    upload(buffers_[kSlotEntries], corners.entries, GL_STATIC_DRAW);
     upload(buffers_[kNormals], std::vector<glm::vec4>(nv, glm::vec4(0.0f, 1.0f, 0.0f, 0.0f)));
 
     upload(buffers_[kTets], m.tets, GL_STATIC_DRAW);
-    // The Jacobi pass's corrections per tet corner (64 bytes a tet) are made
-    // when it first runs (size_jacobi_deltas); until then the buffer holds
-    // the 16 bytes that binding it to its block needs.
+    // The Jacobi pass's corrections per tet corner (64 bytes a tet) and each
+    // vertex's corner slots (16 bytes a tet and 4 a vertex) are made when it
+    // first runs (size_jacobi_deltas); until then each buffer holds the 16
+    // bytes that binding it to its block needs.
     upload(buffers_[kDeltas], std::vector<glm::vec4>());
+    upload(buffers_[kSlotOffsets], std::vector<uint32_t>());
+    upload(buffers_[kSlotEntries], std::vector<uint32_t>());
     jacobi_delta_slots_ = 0;
 
     std::vector<uint32_t> triangles;
@@ -314,11 +318,13 @@ void GpuSolver::upload_body_at_rest()
     upload(buffers_[kCorrections], std::vector<glm::vec4>(mesh_->vertex_count(), glm::vec4(0.0f)));
     upload(buffers_[kLambdas], std::vector<glm::vec4>(mesh_->tet_count() + kMaxGrabAnchors,
                                                       glm::vec4(0.0f)));  // + the grab's anchors
-    upload_identity_rotations();
+    upload_cold_tet_state();
 }
 
-void GpuSolver::upload_identity_rotations()
+void GpuSolver::upload_cold_tet_state()
 {
+    upload(tet_multipliers_, std::vector<float>(10 * mesh_->tet_count(), 0.0f));
+    upload(warm_fraction_, std::vector<float>{0.0f});
     // Packed as tet_step.glsl packs it.
     const glm::vec4 q = tet_math::TM_IDENTITY_ROTATION;
     const glm::uvec2 identity(glm::packSnorm2x16(glm::vec2(q.x, q.y)),
@@ -378,7 +384,7 @@ GpuSolver::SweepMode GpuSolver::fastest_sweep_mode()
     double fastest_ms = INFINITY;
     for (const SweepMode mode : {SweepMode::off, SweepMode::wide, SweepMode::narrow}) {
         sweep_mode_ = mode;
-        const double ms = time_second_run_ms([&] { solve_colors(); });
+        const double ms = time_second_run_ms([&] { solve_colors(false); });
         if (ms < fastest_ms) {
             fastest = mode;
             fastest_ms = ms;
@@ -390,12 +396,12 @@ GpuSolver::SweepMode GpuSolver::fastest_sweep_mode()
 bool GpuSolver::one_group_is_faster() const
 {
     const double per_color_ms = time_second_run_ms([this] {
-        solve_colors();
+        solve_colors(false);
         dispatch(programs_.project_static, mesh_->vertex_count());
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     });
     const double one_group_ms =
-        time_second_run_ms([this] { solve_colors_in_one_group(1, 0, true); });
+        time_second_run_ms([this] { solve_colors_in_one_group(1, 0, true, false); });
     return one_group_ms < per_color_ms;
 }
 
@@ -423,7 +429,7 @@ void GpuSolver::set_state(const std::vector<glm::vec3>& positions,
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(p.size() * 16), p.data());
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffers_[kVelocities].get());
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, static_cast<GLsizeiptr>(v.size() * 16), v.data());
-    upload_identity_rotations();
+    upload_cold_tet_state();
     upload_parameters(SimParams());
     rebuild_normals();
 }
@@ -483,6 +489,8 @@ void GpuSolver::upload_parameters(const SimParams& params)
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactAnchors, contact_anchors_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactTetExits, contact_tet_exits_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kTetRotations, tet_rotations_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kTetMultipliers, tet_multipliers_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kWarmFraction, warm_fraction_.get());
 }
 
 bool GpuSolver::body_contact_on(const SimParams& params) const
@@ -552,6 +560,9 @@ void GpuSolver::size_jacobi_deltas()
     const size_t slots = mesh_->tet_count() * 4;
     if (jacobi_delta_slots_ != slots) {
         upload(buffers_[kDeltas], std::vector<glm::vec4>(slots, glm::vec4(0.0f)));
+        const Csr corners = vertex_tet_corners(*mesh_);
+        upload(buffers_[kSlotOffsets], corners.offsets, GL_STATIC_DRAW);
+        upload(buffers_[kSlotEntries], corners.entries, GL_STATIC_DRAW);
         jacobi_delta_slots_ = slots;
     }
 }
@@ -573,7 +584,8 @@ size_t GpuSolver::buffer_bytes() const
          {&parameters_, &pick_result_, &color_tets_, &color_offsets_, &region_starts_,
           &contact_vertices_,
           &contact_hash_, &surface_vertices_, &contact_candidates_, &contact_sums_,
-          &contact_anchors_, &contact_tet_exits_, &tet_rotations_, &residual_result_,
+          &contact_anchors_, &contact_tet_exits_, &tet_rotations_, &tet_multipliers_,
+          &warm_fraction_, &residual_result_,
           &grab_anchors_}) {
         add(*buffer);
     }
@@ -609,7 +621,18 @@ void GpuSolver::step_frame(const SimParams& raw_params)
     pass_timer_.end(PassGroup::other);
     const size_t nv = mesh_->vertex_count();
     const size_t nt = mesh_->tet_count();
+    const bool gauss_seidel = params.method == SolverMethod::gauss_seidel;
     for (int substep = 0; substep < params.substeps; ++substep) {
+        if (gauss_seidel) {
+            // From the last substep's steps, before predict marks them old.
+            glUseProgram(programs_.warm_fraction.program.get());
+            dispatch_groups(1);
+        } else {
+            // Jacobi starts every substep from zero (DESIGN.md's XPBD).
+            glBindBuffer(GL_SHADER_STORAGE_BUFFER, tet_multipliers_.get());
+            glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32F, GL_RED, GL_FLOAT, nullptr);
+        }
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         dispatch(programs_.predict, std::max(nv, nt + (grab_ ? grab_anchor_count_ : 0)));
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         pass_timer_.end(PassGroup::predict);
@@ -647,17 +670,22 @@ void GpuSolver::iterate(const SimParams& params)
     const bool gauss_seidel = params.method == SolverMethod::gauss_seidel;
     const bool contact = body_contact_on(params);
     if (gauss_seidel && colors_in_one_group_ && !grab_ && !contact) {
-        // Nothing between the iterations: all of them in one dispatch.
-        solve_colors_in_one_group(params.iterations, 0, true);
+        // Nothing between the iterations: the warm start and all of them
+        // in one dispatch.
+        solve_colors_in_one_group(params.iterations, 0, true, true);
         pass_timer_.end(PassGroup::solve);  // with the ground projection
         return;
     }
+    if (gauss_seidel) {
+        warm_start();
+        pass_timer_.end(PassGroup::solve);
+    }
     for (int iteration = 0; iteration < params.iterations; ++iteration) {
         if (gauss_seidel && colors_in_one_group_) {
-            solve_colors_in_one_group(1, 0, true);
+            solve_colors_in_one_group(1, 0, true, false);
             pass_timer_.end(PassGroup::solve);  // with the ground projection
         } else if (gauss_seidel) {
-            solve_colors();
+            solve_colors(false);
             pass_timer_.end(PassGroup::solve);
             dispatch(programs_.project_static, mesh_->vertex_count());
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -706,10 +734,20 @@ std::optional<float> GpuSolver::latest_mean_residual()
     return mean_residual_;
 }
 
-void GpuSolver::solve_colors() const
+void GpuSolver::warm_start() const
+{
+    if (colors_in_one_group_) {
+        solve_colors_in_one_group(0, 0, false, true);
+    } else {
+        solve_colors(true);
+    }
+}
+
+void GpuSolver::solve_colors(bool warm_start) const
 {
     const ComputePass& pass = programs_.solve_tets_colored;
     glUseProgram(pass.program.get());
+    glUniform1ui(programs_.colored_warm_start, warm_start ? 1u : 0u);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kColorTets, color_tets_.get());
     const Csr& colors = mesh_->tet_colors;
     uint32_t c = 0;
@@ -725,6 +763,7 @@ void GpuSolver::solve_colors() const
             glUniform1ui(programs_.sweep_colors[u], sweep.color_end - sweep.first_color);
             glUniform1ui(programs_.sweep_regions[u], sweep.regions);
             glUniform1ui(programs_.sweep_regions_per_group[u], per_group);
+            glUniform1ui(programs_.sweep_warm_start[u], warm_start ? 1u : 0u);
             dispatch_groups((sweep.regions + per_group - 1) / per_group);
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
             c = sweep.color_end;
@@ -740,12 +779,12 @@ void GpuSolver::solve_colors() const
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
     if (first_merged_color_ < colors.rows()) {
-        solve_colors_in_one_group(1, first_merged_color_, false);
+        solve_colors_in_one_group(warm_start ? 0 : 1, first_merged_color_, false, warm_start);
     }
 }
 
 void GpuSolver::solve_colors_in_one_group(int iterations, uint32_t first_color,
-                                          bool project_static) const
+                                          bool project_static, bool warm_start) const
 {
     const GLuint program = programs_.solve_tets_colored_one_group.program.get();
     glUseProgram(program);
@@ -755,6 +794,7 @@ void GpuSolver::solve_colors_in_one_group(int iterations, uint32_t first_color,
     glUniform1ui(programs_.one_group_color_end, static_cast<GLuint>(mesh_->tet_colors.rows()));
     glUniform1ui(programs_.one_group_iterations, static_cast<GLuint>(iterations));
     glUniform1ui(programs_.one_group_project_static, project_static ? 1u : 0u);
+    glUniform1ui(programs_.one_group_warm_start, warm_start ? 1u : 0u);
     dispatch_groups(1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }

@@ -121,6 +121,8 @@ private:
         kContactAnchors,
         kContactTetExits,
         kTetRotations,  // the tet passes' (shaders/tet_step.glsl)
+        kTetMultipliers,
+        kWarmFraction,
         // solve_grab.comp's anchors, at the pick result's point (free while stepping).
         kGrabAnchors = kPickResult,
     };
@@ -136,7 +138,8 @@ private:
         GLuint group_size = 1;
     };
     struct Programs {
-        ComputePass predict;  // with the reset of the multipliers
+        ComputePass predict;  // with the grab's multipliers' reset
+        ComputePass warm_fraction;
         ComputePass solve_tets;
         ComputePass apply_deltas;
         ComputePass update_velocities;
@@ -168,11 +171,14 @@ private:
         GLint one_group_color_end = -1;
         GLint one_group_iterations = -1;
         GLint one_group_project_static = -1;
+        GLint one_group_warm_start = -1;
+        GLint colored_warm_start = -1;
         // The sweep passes' uniforms: [0] wide, [1] narrow.
         GLint sweep_start[2] = {-1, -1};
         GLint sweep_colors[2] = {-1, -1};
         GLint sweep_regions[2] = {-1, -1};
         GLint sweep_regions_per_group[2] = {-1, -1};
+        GLint sweep_warm_start[2] = {-1, -1};
     };
     static Result<Programs> compile(const ShaderLibrary& shaders);
 
@@ -183,7 +189,9 @@ public:
 
 private:
     void upload_body_at_rest();
-    void upload_identity_rotations();  // every tet's (tm_tet_rotation's start)
+    // Every tet's rotation back to the identity (tm_tet_rotation's start)
+    // and its multipliers to zero (a cold start).
+    void upload_cold_tet_state();
     // Per body material: inverse masses and the tets' compliances, when it changed.
     void refresh_materials(const SimParams& params);
     bool one_group_is_faster() const;
@@ -201,11 +209,15 @@ private:
     // One dispatch per region sweep when they are on (sweep_mode_), then one
     // per colour up to the tail of small colours, which share one
     // (first_merged_color_).
-    void solve_colors() const;
+    // With warm_start, the substep's warm start instead (tet_step.glsl).
+    void solve_colors(bool warm_start) const;
     // Colours first_color to the last, `iterations` times, in one
     // workgroup; each iteration ends with the static projection if asked.
-    void solve_colors_in_one_group(int iterations, uint32_t first_color,
-                                   bool project_static) const;
+    // With warm_start, the warm start walks the colours first.
+    void solve_colors_in_one_group(int iterations, uint32_t first_color, bool project_static,
+                                   bool warm_start) const;
+    // Gauss-Seidel: the substep's warm start, colour by colour.
+    void warm_start() const;
     void dispatch(const ComputePass& pass, size_t items) const;
     // Makes the Jacobi pass's buffer once it first runs on this world.
     void size_jacobi_deltas();
@@ -244,6 +256,8 @@ private:
     GlBuffer contact_anchors_;
     GlBuffer contact_tet_exits_;
     GlBuffer tet_rotations_;  // per tet, its last rotation, packed (tet_step.glsl)
+    GlBuffer tet_multipliers_;  // per tet, its ten multipliers (tet_step.glsl)
+    GlBuffer warm_fraction_;    // one float (warm_fraction.comp)
     // Where the tets' table starts in contact_hash_, and how many tets it
     // lists (0 when the layout does not hash them).
     uint32_t tet_table_base_ = 0;

@@ -27,7 +27,7 @@ struct TetBlockArrays {
     const float* shape_compliance;
     const float* volume_compliance;
     const float* inverse_mass[4];
-    float* lambda_shape;
+    float* lambda_shape[9];  // 3 x 3, column-major: [3 * column + row]
     float* lambda_volume;
     float* rotation[4];  // the tet's last rotation, quaternion x y z w
 };
@@ -38,13 +38,24 @@ struct TetBlockStep {
     const float* start;      // x y z per vertex where the substep began
     float inv_h2;         // alpha~ = compliance / h^2
     bool volume_enabled;  // false: no tet has a volume term, skip it
+    // true: instead of a step, scale every multiplier by warm_fraction and
+    // add the corrections they stand for (tm_warm_start_tet).
+    bool warm_start = false;
+    float warm_fraction = 0.0f;
+};
+
+// A block's sums over its real tets, from its latest step.
+struct BlockSums {
+    double residual;    // |C + alpha~ lambda| before the step
+    double shape_step;  // |dLambda| of the shape multipliers
 };
 
 // Steps blocks [first_block, end_block), which must not share a vertex (one
-// colour, or part of one), and stores each block's summed residual
-// |C + alpha~ lambda| over its real tets in block_residuals[block].
+// colour, or part of one), and stores each block's sums in
+// block_sums[block]; with step.warm_start, applies their warm start instead
+// and stores nothing.
 using TetBlockKernel = void (*)(const TetBlockArrays& blocks, const TetBlockStep& step,
-                                size_t first_block, size_t end_block, double* block_residuals);
+                                size_t first_block, size_t end_block, BlockSums* block_sums);
 
 struct TetBlockKernelInfo {
     const char* name;  // "avx512", "avx2", "sse2"
@@ -62,6 +73,6 @@ std::optional<TetBlockKernelInfo> tet_block_kernel_named(const std::string& name
 std::string available_tet_block_kernel_names();
 
 // The kernels, one per instruction set; call only those the CPU supports.
-void solve_tet_blocks_avx512(const TetBlockArrays&, const TetBlockStep&, size_t, size_t, double*);
-void solve_tet_blocks_avx2(const TetBlockArrays&, const TetBlockStep&, size_t, size_t, double*);
-void solve_tet_blocks_sse2(const TetBlockArrays&, const TetBlockStep&, size_t, size_t, double*);
+void solve_tet_blocks_avx512(const TetBlockArrays&, const TetBlockStep&, size_t, size_t, BlockSums*);
+void solve_tet_blocks_avx2(const TetBlockArrays&, const TetBlockStep&, size_t, size_t, BlockSums*);
+void solve_tet_blocks_sse2(const TetBlockArrays&, const TetBlockStep&, size_t, size_t, BlockSums*);

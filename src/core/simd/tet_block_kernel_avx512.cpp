@@ -66,7 +66,7 @@ inline void native_scatter_xyz(float* base, ni index, nf x, nf y, nf z)
 }  // namespace tet_kernel_avx512
 
 void solve_tet_blocks_avx512(const TetBlockArrays& blocks, const TetBlockStep& step, size_t first_block,
-                             size_t end_block, double* block_residuals)
+                             size_t end_block, BlockSums* block_sums)
 {
-    tet_kernel_avx512::solve_blocks(blocks, step, first_block, end_block, block_residuals);
+    tet_kernel_avx512::solve_blocks(blocks, step, first_block, end_block, block_sums);
 }

@@ -63,7 +63,7 @@ constexpr float kCosPi8 = 0.9238795325112868f;
 constexpr float kSinPi8 = 0.3826834323650898f;
 constexpr float kQrEpsilon = 1.0e-15f;
 constexpr int kJacobiSweeps = 5;
-constexpr float kArapSkip = 1.0e-6f;
+constexpr float kShapeDeterminantFloor = 1.0e-30f;
 constexpr float kDenominatorFloor = 1.0e-20f;
 constexpr float kPolarNewtonMaxStep = 1.0e-2f;
 constexpr float kPolarDefiniteFloor = 1.0e-4f;
@@ -362,8 +362,99 @@ inline void keep_angular_momentum(const v3* s, const vf* w, v3* d)
     for (int a = 0; a < 4; ++a) d[a] = select(invertible, d[a] - cross(omega, r[a]), d[a]);
 }
 
-// tm_solve_tet on one block; returns the per-lane residual.
-inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
+// tm_inverse_shape_system.
+inline m3 inverse_shape_system(const vf* w, const m3& B, vf alpha)
+{
+    const v3 b1 = {B.c[0].x, B.c[1].x, B.c[2].x};
+    const v3 b2 = {B.c[0].y, B.c[1].y, B.c[2].y};
+    const v3 b3 = {B.c[0].z, B.c[1].z, B.c[2].z};
+    const v3 b0 = -(b1 + b2 + b3);
+    const v3 wb0 = w[0] * b0;
+    const v3 wb1 = w[1] * b1;
+    const v3 wb2 = w[2] * b2;
+    const v3 wb3 = w[3] * b3;
+    vf m00 = wb0.x * b0.x + wb1.x * b1.x + wb2.x * b2.x + wb3.x * b3.x + alpha;
+    vf m11 = wb0.y * b0.y + wb1.y * b1.y + wb2.y * b2.y + wb3.y * b3.y + alpha;
+    vf m22 = wb0.z * b0.z + wb1.z * b1.z + wb2.z * b2.z + wb3.z * b3.z + alpha;
+    vf m01 = wb0.x * b0.y + wb1.x * b1.y + wb2.x * b2.y + wb3.x * b3.y;
+    vf m02 = wb0.x * b0.z + wb1.x * b1.z + wb2.x * b2.z + wb3.x * b3.z;
+    vf m12 = wb0.y * b0.z + wb1.y * b1.z + wb2.y * b2.z + wb3.y * b3.z;
+    const vf scale = 1.0f / (m00 + m11 + m22);
+    m00 = m00 * scale;
+    m11 = m11 * scale;
+    m22 = m22 * scale;
+    m01 = m01 * scale;
+    m02 = m02 * scale;
+    m12 = m12 * scale;
+    const vf a00 = m11 * m22 - m12 * m12;
+    const vf a11 = m00 * m22 - m02 * m02;
+    const vf a22 = m00 * m11 - m01 * m01;
+    const vf a01 = m02 * m12 - m01 * m22;
+    const vf a02 = m01 * m12 - m02 * m11;
+    const vf a12 = m01 * m02 - m00 * m12;
+    const vf determinant = m00 * a00 + m01 * a01 + m02 * a02;
+    const vf factor = scale / tb_max(determinant, splat(kShapeDeterminantFloor));
+    return {{{a00 * factor, a01 * factor, a02 * factor},
+             {a01 * factor, a11 * factor, a12 * factor},
+             {a02 * factor, a12 * factor, a22 * factor}}};
+}
+
+// tm_shape_corrections.
+inline void shape_corrections(const m3& M, const m3& B, const vf* w, v3* d)
+{
+    const m3 G = mul_transposed(M, B);
+    d[0] = -w[0] * (G.c[0] + G.c[1] + G.c[2]);
+    d[1] = w[1] * G.c[0];
+    d[2] = w[2] * G.c[1];
+    d[3] = w[3] * G.c[2];
+}
+
+// tm_volume_gradients.
+inline void volume_gradients(v3 p0, v3 p1, v3 p2, v3 p3, vf inv_rest_volume, v3* g)
+{
+    const v3 e1 = p1 - p0;
+    const v3 e2 = p2 - p0;
+    const v3 e3 = p3 - p0;
+    const vf inv_six_v0 = inv_rest_volume * (1.0f / 6.0f);
+    g[1] = cross(e2, e3) * inv_six_v0;
+    g[2] = cross(e3, e1) * inv_six_v0;
+    g[3] = cross(e1, e2) * inv_six_v0;
+}
+
+// A 3 x 3 matrix per lane from nine lane-major arrays, column-major as
+// GLSL's mat3 ([3 * column + row]): B, or the shape multiplier.
+inline m3 load_m3(const float* const* entries, size_t slot)
+{
+    m3 m;
+    for (int column = 0; column < 3; ++column) {
+        m.c[column] = {tb_load(entries[3 * column] + slot), tb_load(entries[3 * column + 1] + slot),
+                       tb_load(entries[3 * column + 2] + slot)};
+    }
+    return m;
+}
+
+inline void store_m3(float* const* entries, size_t slot, const m3& m)
+{
+    for (int column = 0; column < 3; ++column) {
+        tb_store(entries[3 * column] + slot, m.c[column].x);
+        tb_store(entries[3 * column + 1] + slot, m.c[column].y);
+        tb_store(entries[3 * column + 2] + slot, m.c[column].z);
+    }
+}
+
+inline vf frobenius(const m3& m)
+{
+    return tb_sqrt(dot(m.c[0], m.c[0]) + dot(m.c[1], m.c[1]) + dot(m.c[2], m.c[2]));
+}
+
+// What one block's step reports, per lane.
+struct LaneSums {
+    vf residual;    // |C + alpha~ lambda| before the step
+    vf shape_step;  // |dLambda| of the shape multiplier
+};
+
+// tm_solve_tet on one block.
+inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
 {
     v3 x[4];
     v3 start[4];  // where the substep began
@@ -381,14 +472,9 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
         w[a] = tb_load(blocks.inverse_mass[a] + slot);
         tb_gather_xyz(step.start, corner3[a], start[a].x, start[a].y, start[a].z);
     }
-    m3 Bm;
-    for (int column = 0; column < 3; ++column) {
-        Bm.c[column] = {tb_load(blocks.b[3 * column] + slot),
-                        tb_load(blocks.b[3 * column + 1] + slot),
-                        tb_load(blocks.b[3 * column + 2] + slot)};
-    }
+    const m3 Bm = load_m3(blocks.b, slot);
     const vf inv_rest_volume = tb_load(blocks.inv_rest_volume + slot);
-    vf lambda_shape = tb_load(blocks.lambda_shape + slot);
+    m3 lambda_shape = load_m3(blocks.lambda_shape, slot);
     vf lambda_volume = tb_load(blocks.lambda_volume + slot);
     // alpha~ = (1 / (2 mu V0)) / h^2, as tm_solve_tet's callers compute it.
     const vf alpha_shape = tb_load(blocks.shape_compliance + slot) * step.inv_h2;
@@ -416,24 +502,21 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
         for (int i = 0; i < 4; ++i) q[i] = select(needs_svd, q_svd[i], q[i]);
     }
     for (int i = 0; i < 4; ++i) tb_store(blocks.rotation[i] + slot, q[i]);
-    const m3 FminusR = {{F.c[0] - R.c[0], F.c[1] - R.c[1], F.c[2] - R.c[2]}};
-    // |F - R| = |Sigma - I| (F - R = U (Sigma - I) V^T).
-    const vf C = tb_sqrt(dot(FminusR.c[0], FminusR.c[0]) + dot(FminusR.c[1], FminusR.c[1]) +
-                         dot(FminusR.c[2], FminusR.c[2]));
-    vf residual = tb_abs(C + alpha_shape * lambda_shape);
-    const vmask active = C > kArapSkip;
-    const m3 G = mul_transposed(FminusR, Bm);
-    const vf inv_C = 1.0f / C;
-    const v3 g1 = G.c[0] * inv_C;
-    const v3 g2 = G.c[1] * inv_C;
-    const v3 g3 = G.c[2] * inv_C;
-    const v3 g0 = -(g1 + g2 + g3);
-    const vf dlambda = xpbd_dlambda(active, C, g0, g1, g2, g3, w, alpha_shape, lambda_shape);
-    const v3 zero = {splat(0.0f), splat(0.0f), splat(0.0f)};
-    v3 d[4] = {select(active, (w[0] * dlambda) * g0, zero),
-               select(active, (w[1] * dlambda) * g1, zero),
-               select(active, (w[2] * dlambda) * g2, zero),
-               select(active, (w[3] * dlambda) * g3, zero)};
+    m3 rhs;
+    for (int column = 0; column < 3; ++column) {
+        rhs.c[column] = F.c[column] - R.c[column] + alpha_shape * lambda_shape.c[column];
+    }
+    LaneSums sums;
+    sums.residual = frobenius(rhs);
+    const m3 product = mul(rhs, inverse_shape_system(w, Bm, alpha_shape));
+    m3 dlambda;
+    for (int column = 0; column < 3; ++column) {
+        dlambda.c[column] = product.c[column] * splat(-1.0f);
+        lambda_shape.c[column] = lambda_shape.c[column] + dlambda.c[column];
+    }
+    sums.shape_step = frobenius(dlambda);
+    v3 d[4];
+    shape_corrections(dlambda, Bm, w, d);
 
     // Volume, on the positions after the shape step.
     if (step.volume_enabled) {
@@ -441,23 +524,16 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
         const vmask volume_on = volume_compliance >= 0.0f;  // per body: lambda > 0
         const vf alpha_volume = volume_compliance * step.inv_h2;
         const v3 p0 = x[0] + d[0];
-        const v3 e1 = x[1] + d[1] - p0;
-        const v3 e2 = x[2] + d[2] - p0;
-        const v3 e3 = x[3] + d[3] - p0;
-        const vf inv_six_v0 = inv_rest_volume * (1.0f / 6.0f);
-        const v3 h1 = cross(e2, e3) * inv_six_v0;
-        const v3 h2 = cross(e3, e1) * inv_six_v0;
-        const v3 h3 = cross(e1, e2) * inv_six_v0;
-        const v3 h0 = -(h1 + h2 + h3);
-        const vf Cv = dot(e1, h1) - 1.0f;
-        residual += select(volume_on, tb_abs(Cv + alpha_volume * lambda_volume), splat(0.0f));
-        const vf dl = xpbd_dlambda(volume_on, Cv, h0, h1, h2, h3, w, alpha_volume, lambda_volume);
-        d[0] = d[0] + (w[0] * dl) * h0;
-        d[1] = d[1] + (w[1] * dl) * h1;
-        d[2] = d[2] + (w[2] * dl) * h2;
-        d[3] = d[3] + (w[3] * dl) * h3;
+        v3 h[4];
+        volume_gradients(p0, x[1] + d[1], x[2] + d[2], x[3] + d[3], inv_rest_volume, h);
+        h[0] = -(h[1] + h[2] + h[3]);
+        const vf Cv = dot(x[1] + d[1] - p0, h[1]) - 1.0f;
+        sums.residual += select(volume_on, tb_abs(Cv + alpha_volume * lambda_volume), splat(0.0f));
+        const vf dl =
+            xpbd_dlambda(volume_on, Cv, h[0], h[1], h[2], h[3], w, alpha_volume, lambda_volume);
+        for (int a = 0; a < 4; ++a) d[a] = d[a] + (w[a] * dl) * h[a];
     }
-    tb_store(blocks.lambda_shape + slot, lambda_shape);
+    store_m3(blocks.lambda_shape, slot, lambda_shape);
     tb_store(blocks.lambda_volume + slot, lambda_volume);
     keep_angular_momentum(start, w, d);
 
@@ -467,23 +543,73 @@ inline vf solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, si
         const v3 updated = correction[a] + d[a];
         tb_scatter_xyz(step.corrections, corner3[a], updated.x, updated.y, updated.z);
     }
-    return residual;
+    return sums;
 }
 
-// Steps the kLanes tets of the blocks from `first_block` on and stores each
-// block's summed residual over its real tets.
+// tm_warm_start_tet on one block, its multipliers first scaled by the
+// step's warm_fraction (and kept so).
+inline void warm_start_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
+{
+    v3 x[4];
+    v3 start[4];
+    v3 correction[4];
+    vi corner3[4];
+    vf w[4];
+    for (int a = 0; a < 4; ++a) {
+        corner3[a] = tb_load(blocks.corner[a] + slot) * 3;
+        tb_gather_xyz(step.predicted, corner3[a], x[a].x, x[a].y, x[a].z);
+        tb_gather_xyz(step.corrections, corner3[a], correction[a].x, correction[a].y,
+                      correction[a].z);
+        w[a] = tb_load(blocks.inverse_mass[a] + slot);
+        tb_gather_xyz(step.start, corner3[a], start[a].x, start[a].y, start[a].z);
+    }
+    const vf fraction = splat(step.warm_fraction);
+    m3 lambda_shape = load_m3(blocks.lambda_shape, slot);
+    for (int column = 0; column < 3; ++column) {
+        lambda_shape.c[column] = lambda_shape.c[column] * fraction;
+    }
+    const vf lambda_volume = tb_load(blocks.lambda_volume + slot) * fraction;
+    store_m3(blocks.lambda_shape, slot, lambda_shape);
+    tb_store(blocks.lambda_volume + slot, lambda_volume);
+    v3 d[4];
+    shape_corrections(lambda_shape, load_m3(blocks.b, slot), w, d);
+    if (step.volume_enabled) {
+        const vmask volume_on = tb_load(blocks.volume_compliance + slot) >= 0.0f;
+        v3 g[4];
+        volume_gradients(x[0], x[1], x[2], x[3], tb_load(blocks.inv_rest_volume + slot), g);
+        const vf l = select(volume_on, lambda_volume, splat(0.0f));
+        d[0] = d[0] - (w[0] * l) * (g[1] + g[2] + g[3]);
+        for (int a = 1; a < 4; ++a) d[a] = d[a] + (w[a] * l) * g[a];
+    }
+    keep_angular_momentum(start, w, d);
+    for (int a = 0; a < 4; ++a) {
+        const v3 updated = correction[a] + d[a];
+        tb_scatter_xyz(step.corrections, corner3[a], updated.x, updated.y, updated.z);
+    }
+}
+
+// Steps the kLanes tets of the blocks from `first_block` on (or, with
+// step.warm_start, applies their warm start) and stores each block's sums
+// over its real tets.
 inline void solve_and_sum(const TetBlockArrays& blocks, const TetBlockStep& step, size_t first_block,
-                          double* block_residuals)
+                          BlockSums* block_sums)
 {
     const int lanes = blocks.lanes;
-    const vf residual = solve_block(blocks, step, first_block * static_cast<size_t>(lanes));
+    const size_t slot = first_block * static_cast<size_t>(lanes);
+    if (step.warm_start) {
+        warm_start_block(blocks, step, slot);
+        return;
+    }
+    const LaneSums sums = solve_block(blocks, step, slot);
     for (int b = 0; b < kLanes / lanes; ++b) {
         const size_t block = first_block + static_cast<size_t>(b);
         const int real_tets = static_cast<int>(blocks.block_tet_count[block]);
-        double sum = 0.0;
+        double residual = 0.0;
+        double shape_step = 0.0;
         for (int i = 0; i < real_tets; ++i) {
-            sum += lane(residual, b * lanes + i);
+            residual += lane(sums.residual, b * lanes + i);
+            shape_step += lane(sums.shape_step, b * lanes + i);
         }
-        block_residuals[block] = sum;
+        block_sums[block] = {residual, shape_step};
     }
 }

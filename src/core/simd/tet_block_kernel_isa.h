@@ -126,14 +126,14 @@ inline void tb_scatter_xyz(float* base, vi index, vf x, vf y, vf z)
 
 // Blocks two at a time, a last odd one alone.
 inline void solve_blocks(const TetBlockArrays& blocks, const TetBlockStep& step, size_t first_block,
-                         size_t end_block, double* block_residuals)
+                         size_t end_block, BlockSums* block_sums)
 {
     assert(blocks.lanes == kNativeLanes && "blocks laid out for another kernel");
     size_t block = first_block;
     for (; block + 2 <= end_block; block += 2) {
-        paired::solve_and_sum(blocks, step, block, block_residuals);
+        paired::solve_and_sum(blocks, step, block, block_sums);
     }
     if (block < end_block) {
-        single::solve_and_sum(blocks, step, block, block_residuals);
+        single::solve_and_sum(blocks, step, block, block_sums);
     }
 }

@@ -43,7 +43,7 @@ inline void native_scatter_xyz(float* base, ni index, nf x, nf y, nf z)
 }  // namespace tet_kernel_sse2
 
 void solve_tet_blocks_sse2(const TetBlockArrays& blocks, const TetBlockStep& step, size_t first_block,
-                           size_t end_block, double* block_residuals)
+                           size_t end_block, BlockSums* block_sums)
 {
-    tet_kernel_sse2::solve_blocks(blocks, step, first_block, end_block, block_residuals);
+    tet_kernel_sse2::solve_blocks(blocks, step, first_block, end_block, block_sums);
 }

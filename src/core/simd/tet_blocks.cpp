@@ -102,7 +102,7 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
     blocks.shape_compliance = AlignedArray<float>(slots);
     blocks.volume_compliance = AlignedArray<float>(slots);
     for (auto& w : blocks.inverse_mass) w = AlignedArray<float>(slots);
-    blocks.lambda_shape = AlignedArray<float>(slots);
+    for (auto& entry : blocks.lambda_shape) entry = AlignedArray<float>(slots);
     blocks.lambda_volume = AlignedArray<float>(slots);
     for (AlignedArray<float>& entry : blocks.rotation) entry = AlignedArray<float>(slots);
     set_block_rotations_to_identity(blocks);
@@ -167,6 +167,13 @@ void set_block_compliances(TetBlocks& blocks, const std::vector<float>& shape_co
     }
 }
 
+void set_block_multipliers_to_zero(TetBlocks& blocks)
+{
+    const size_t slots = blocks.block_count * static_cast<size_t>(blocks.lanes);
+    for (AlignedArray<float>& entry : blocks.lambda_shape) std::fill_n(entry.data(), slots, 0.0f);
+    std::fill_n(blocks.lambda_volume.data(), slots, 0.0f);
+}
+
 void set_block_rotations_to_identity(TetBlocks& blocks)
 {
     const size_t slots = blocks.block_count * static_cast<size_t>(blocks.lanes);
@@ -190,7 +197,7 @@ TetBlockArrays block_arrays(TetBlocks& blocks)
     arrays.inv_rest_volume = blocks.inv_rest_volume.data();
     arrays.shape_compliance = blocks.shape_compliance.data();
     arrays.volume_compliance = blocks.volume_compliance.data();
-    arrays.lambda_shape = blocks.lambda_shape.data();
+    for (int i = 0; i < 9; ++i) arrays.lambda_shape[i] = blocks.lambda_shape[i].data();
     arrays.lambda_volume = blocks.lambda_volume.data();
     for (int i = 0; i < 4; ++i) arrays.rotation[i] = blocks.rotation[i].data();
     return arrays;

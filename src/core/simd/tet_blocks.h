@@ -56,7 +56,10 @@ struct TetBlocks {
     AlignedArray<float> shape_compliance;   // 1 / (2 mu V0) of the tet's body
     AlignedArray<float> volume_compliance;  // 1 / (lambda V0), or -1 without volume term
     AlignedArray<float> inverse_mass[4];  // per corner; 0 for pinned and padding
-    AlignedArray<float> lambda_shape;     // XPBD multipliers, reset every substep
+    // XPBD multipliers: the shape term's 3 x 3 one column-major
+    // ([3 * column + row]) and the volume term's; kept from substep to
+    // substep for the warm start.
+    AlignedArray<float> lambda_shape[9];
     AlignedArray<float> lambda_volume;
     // Each tet's rotation from its last step, a unit quaternion (x, y, z, w)
     // where the next step's starts (tm_tet_rotation; identity at first).
@@ -70,6 +73,9 @@ struct TetBlocks {
 // share by share.
 TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes,
                           const std::vector<uint32_t>& tet_share = {}, size_t shares = 1);
+
+// Every multiplier back to zero (a cold start).
+void set_block_multipliers_to_zero(TetBlocks& blocks);
 
 // Every tet's rotation back to the identity (where its next step starts).
 void set_block_rotations_to_identity(TetBlocks& blocks);
