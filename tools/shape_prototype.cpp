@@ -12,6 +12,7 @@
 //                            [--test stiffness|rest|release|mirror] [--preset
 //                            NAME]
 //                            [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]
+//                            [--damping-tau SECONDS]
 //
 // Forms: `scalar` C = |F - R| with one multiplier (the solvers' before); `nine` the
 // nine entries of F - R, R held within a step, a 3 x 3 multiplier in world
@@ -22,6 +23,9 @@
 // 1 - C |dLambda of its last iteration| / |dLambda of its first|, `mesh:C`
 // the same ratio summed over the mesh, `residual:C` the mesh's sums of
 // |C + alpha~ Lambda| before the step instead (all clamped to [0, 1]).
+// `--damping-tau` adds XPBD's constraint damping to the nine-entry form,
+// gamma = tau / h (a damping proportional to the stiffness, of time
+// constant tau).
 // Tests: `stiffness` the beam cantilever of softbody-stiffness-sweep against
 // the exact static answer at 0.1 to 100 MPa (or --youngs); `rest` the preset
 // dropped as it drops, its fastest vertex every second for 15 s and how far
@@ -63,6 +67,10 @@ struct Options {
     Form form = Form::scalar;
     Warm warm = Warm::none;
     float warm_value = 0.0f;  // the fraction B, or C
+    // XPBD constraint damping of the nine-entry form (Macklin et al. 2016,
+    // eq. 26) with gamma = tau / h: a stiffness-proportional damping of time
+    // constant tau (s); 0: none.
+    float damping_tau_s = 0.0f;
     std::string test = "rest";
     std::string preset = "bunny";
     std::optional<float> youngs_pa;
@@ -334,9 +342,17 @@ private:
             dmat3 axes(1.0);
             double residual = 0.0;
             if (options_.form == Form::nine) {
-                const dmat3 rhs = F - R + double(alpha) * multiplier;
+                dmat3 rhs = F - R + double(alpha) * multiplier;
                 residual = frobenius(rhs);
-                step = -rhs * glm::inverse(W + double(alpha) * dmat3(1.0));
+                // Damping: gamma dC/dx (x - x_start) = gamma (F - F_start).
+                const double gamma = double(options_.damping_tau_s) * std::sqrt(double(inv_h2));
+                if (gamma > 0.0) {
+                    const dmat3 F_start(tet_math::tm_deformation_gradient(
+                        start_[tet.x], start_[tet.y], start_[tet.z], start_[tet.w],
+                        inv_rest_shapes_[t]));
+                    rhs += gamma * (F - F_start);
+                }
+                step = -rhs * glm::inverse((1.0 + gamma) * W + double(alpha) * dmat3(1.0));
             } else {
                 dmat3 S = glm::transpose(R) * F;
                 S = 0.5 * (S + glm::transpose(S)) - dmat3(1.0);
@@ -559,6 +575,8 @@ bool parse(int argc, char** argv, Options& options)
             options.preset = value;
         } else if (flag == "--youngs") {
             options.youngs_pa = std::strtof(value.c_str(), nullptr);
+        } else if (flag == "--damping-tau") {
+            options.damping_tau_s = std::strtof(value.c_str(), nullptr);
         } else if (flag == "--schedule") {
             known = std::sscanf(value.c_str(), "%d,%d", &options.substeps,
                                 &options.iterations) == 2;
@@ -583,7 +601,8 @@ int main(int argc, char** argv)
                      "usage: %s [--form scalar|nine|six]\n"
                      "          [--warm none|all|fraction:B|tet:C|mesh:C|residual:C]\n"
                      "          [--test stiffness|rest|release|mirror] [--preset NAME]\n"
-                     "          [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]\n",
+                     "          [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]\n"
+                     "          [--damping-tau SECONDS]\n",
                      argv[0]);
         return 2;
     }
