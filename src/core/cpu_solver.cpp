@@ -209,6 +209,12 @@ void CpuSolver::step_frame(const SimParams& raw_params)
     const auto frame_start = std::chrono::steady_clock::now();
     const bool body_contact = params.body_contact;
     const float h = kFrameSeconds / static_cast<float>(params.substeps);
+    if (h != multipliers_h_) {
+        // A multiplier is a force times h^2: kept across a change of h, it
+        // would start the substep with the wrong force.
+        forget_multipliers();
+        multipliers_h_ = h;
+    }
     PassTimes times;
     times.clock = "wall clock";
     PassClock clock(pass_timing_);

@@ -159,6 +159,7 @@ private:
     // the next substep starts from (tm_warm_start_fraction).
     double first_shape_steps_ = 0.0;
     double last_shape_steps_ = 0.0;
+    float multipliers_h_ = 0.0f;  // the substep length they were found at
     int requested_threads_ = 1;
     std::unique_ptr<WorkerTeam> team_ = std::make_unique<WorkerTeam>(1);
     std::unique_ptr<WorkerTeam> one_thread_ = std::make_unique<WorkerTeam>(1);

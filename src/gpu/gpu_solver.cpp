@@ -332,6 +332,12 @@ void GpuSolver::upload_cold_tet_state()
     upload(tet_rotations_, std::vector<glm::uvec2>(mesh_->tet_count(), identity));
 }
 
+void GpuSolver::clear_tet_multipliers()
+{
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, tet_multipliers_.get());
+    glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32F, GL_RED, GL_FLOAT, nullptr);
+}
+
 void GpuSolver::upload_region_sweeps()
 {
     // The wide pass launches a workgroup per region; a driver that cannot
@@ -622,15 +628,20 @@ void GpuSolver::step_frame(const SimParams& raw_params)
     const size_t nv = mesh_->vertex_count();
     const size_t nt = mesh_->tet_count();
     const bool gauss_seidel = params.method == SolverMethod::gauss_seidel;
+    const float h = kFrameSeconds / static_cast<float>(params.substeps);
+    if (h != multipliers_h_) {
+        // A multiplier is a force times h^2: kept across a change of h, it
+        // would start the substep with the wrong force (as CpuSolver).
+        clear_tet_multipliers();
+        multipliers_h_ = h;
+    }
     for (int substep = 0; substep < params.substeps; ++substep) {
         if (gauss_seidel) {
             // From the last substep's steps, before predict marks them old.
             glUseProgram(programs_.warm_fraction.program.get());
             dispatch_groups(1);
         } else {
-            // Jacobi starts every substep from zero (DESIGN.md's XPBD).
-            glBindBuffer(GL_SHADER_STORAGE_BUFFER, tet_multipliers_.get());
-            glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32F, GL_RED, GL_FLOAT, nullptr);
+            clear_tet_multipliers();  // Jacobi starts every substep from zero (DESIGN.md's XPBD)
         }
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         dispatch(programs_.predict, std::max(nv, nt + (grab_ ? grab_anchor_count_ : 0)));

@@ -192,6 +192,7 @@ private:
     // Every tet's rotation back to the identity (tm_tet_rotation's start)
     // and its multipliers to zero (a cold start).
     void upload_cold_tet_state();
+    void clear_tet_multipliers();  // zero: the next substep starts cold
     // Per body material: inverse masses and the tets' compliances, when it changed.
     void refresh_materials(const SimParams& params);
     bool one_group_is_faster() const;
@@ -258,6 +259,7 @@ private:
     GlBuffer tet_rotations_;  // per tet, its last rotation, packed (tet_step.glsl)
     GlBuffer tet_multipliers_;  // per tet, its ten multipliers (tet_step.glsl)
     GlBuffer warm_fraction_;    // one float (warm_fraction.comp)
+    float multipliers_h_ = 0.0f;  // the substep length the multipliers were found at
     // Where the tets' table starts in contact_hash_, and how many tets it
     // lists (0 when the layout does not hash them).
     uint32_t tet_table_base_ = 0;
