@@ -534,7 +534,7 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
     }
 }
 
-// The warm start (docs/algorithm.md 4, "Stiffer materials"): the
+// The warm start (docs/algorithm.md 4, "In the solvers"): the
 // corrections that the multipliers a substep starts with stand for, at the
 // predicted positions x0..x3 (the volume's gradients taken there), for the
 // caller to apply before the first iteration. At rest they are the whole
@@ -560,8 +560,8 @@ TM_FN void tm_warm_start_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
 // The fraction of the last substep's multipliers the next one starts from:
 // 1 where the iterations converged (the last iteration's steps are small
 // beside the first's), falling to 0 where they did not, so that a start
-// that the sweeps cannot correct is not kept (docs/algorithm.md 4,
-// "Stiffer materials"). first_steps and last_steps are the sums of
+// that the sweeps cannot correct is not kept (docs/algorithm.md 4, "In
+// the solvers"). first_steps and last_steps are the sums of
 // shape_step over the tets in a substep's first and last iteration.
 const float TM_WARM_START_FALLOFF = 2.0f;
 TM_FN float tm_warm_start_fraction(float first_steps, float last_steps)

@@ -1,6 +1,6 @@
 // The Gauss-Seidel tet step over blocks of tets, one tet per SIMD lane: the
-// same maths as tm_solve_tet (shaders/tet_math.glsl) with every branch made
-// a per-lane select. One kernel is compiled per instruction set (AVX-512,
+// same maths as tm_solve_tet and tm_warm_start_tet (shaders/tet_math.glsl)
+// with every branch made a per-lane select. One kernel is compiled per instruction set (AVX-512,
 // AVX2 + FMA, SSE2) and the widest this CPU runs is chosen at start-up.
 #pragma once
 
