@@ -27,12 +27,14 @@ layout(std430, binding = 27) buffer TetMultipliers { float tet_multipliers[]; };
 // (warm_fraction.comp).
 layout(std430, binding = 28) readonly buffer WarmFraction { float warm_fraction; };
 
-mat3 load_shape_multiplier(uint t)
+void load_multipliers(uint t, out mat3 lambda_shape, out float lambda_volume)
 {
     uint at = 10u * t;
-    return mat3(tet_multipliers[at], tet_multipliers[at + 1u], tet_multipliers[at + 2u],
-                tet_multipliers[at + 3u], tet_multipliers[at + 4u], tet_multipliers[at + 5u],
-                tet_multipliers[at + 6u], tet_multipliers[at + 7u], tet_multipliers[at + 8u]);
+    lambda_shape = mat3(tet_multipliers[at], tet_multipliers[at + 1u], tet_multipliers[at + 2u],
+                        tet_multipliers[at + 3u], tet_multipliers[at + 4u],
+                        tet_multipliers[at + 5u], tet_multipliers[at + 6u],
+                        tet_multipliers[at + 7u], tet_multipliers[at + 8u]);
+    lambda_volume = tet_multipliers[at + 9u];
 }
 
 void store_multipliers(uint t, mat3 lambda_shape, float lambda_volume)
@@ -63,8 +65,9 @@ void solve_tet_at(uint t, float omega, out uvec4 tet, out vec3 d0, out vec3 d1, 
     float alpha_arap = rest.b1.w * u_solver.w;
     bool volume_enabled = rest.b2.w >= 0.0f;
     float alpha_volume = volume_enabled ? rest.b2.w * u_solver.w : 0.0f;
-    mat3 lambda_shape = load_shape_multiplier(t);
-    float lambda_volume = tet_multipliers[10u * t + 9u];
+    mat3 lambda_shape;
+    float lambda_volume;
+    load_multipliers(t, lambda_shape, lambda_volume);
     uvec2 packed_rotation = tet_rotations[t];
     vec4 rotation = normalize(vec4(unpackSnorm2x16(packed_rotation.x),
                                    unpackSnorm2x16(packed_rotation.y)));
@@ -118,9 +121,11 @@ void warm_start_tet_in_place(uint t)
     TetRest rest = tet_rests[t];
     mat3 B = mat3(rest.b0.xyz, rest.b1.xyz, rest.b2.xyz);
     vec4 w = tet_inverse_masses(tet);
-    float fraction = warm_fraction;
-    mat3 lambda_shape = load_shape_multiplier(t) * fraction;
-    float lambda_volume = tet_multipliers[10u * t + 9u] * fraction;
+    mat3 lambda_shape;
+    float lambda_volume;
+    load_multipliers(t, lambda_shape, lambda_volume);
+    lambda_shape *= warm_fraction;
+    lambda_volume *= warm_fraction;
     store_multipliers(t, lambda_shape, lambda_volume);
     vec3 d0;
     vec3 d1;

@@ -209,11 +209,14 @@ void CpuSolver::step_frame(const SimParams& raw_params)
     const auto frame_start = std::chrono::steady_clock::now();
     const bool body_contact = params.body_contact;
     const float h = kFrameSeconds / static_cast<float>(params.substeps);
-    if (h != multipliers_h_) {
+    if (h != multipliers_h_ || params.method != multipliers_method_) {
         // A multiplier is a force times h^2: kept across a change of h, it
-        // would start the substep with the wrong force.
+        // would start the substep with the wrong force. Jacobi keeps its own
+        // (and starts each substep from zero): after it, Gauss-Seidel starts
+        // cold.
         forget_multipliers();
         multipliers_h_ = h;
+        multipliers_method_ = params.method;
     }
     PassTimes times;
     times.clock = "wall clock";
@@ -317,7 +320,6 @@ void CpuSolver::reset_lambda(const SimParams& params)
     if (params.method == SolverMethod::jacobi) {
         std::fill(lambda_shape_.begin(), lambda_shape_.end(), glm::mat3(0.0f));
         std::fill(lambda_volume_.begin(), lambda_volume_.end(), 0.0f);
-        forget_multipliers();  // and Gauss-Seidel starts cold after a switch
     }
     std::fill(grab_lambdas_.begin(), grab_lambdas_.end(), 0.0f);
 }
@@ -329,11 +331,18 @@ void CpuSolver::forget_multipliers()
     last_shape_steps_ = 0.0;
 }
 
-void CpuSolver::warm_start(const SimParams& params, float h)
+TetBlockStep CpuSolver::block_step(const SimParams& params, float h)
 {
     const TetStepConstants k = tet_step_constants(params, h);
-    TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x, &start_positions_[0].x,
-                      k.inv_h2, k.volume_enabled};
+    // The kernels read the vertex arrays as flat x y z floats.
+    static_assert(sizeof(glm::vec3) == 3 * sizeof(float));
+    return {&predicted_positions_[0].x, &corrections_[0].x, &start_positions_[0].x, k.inv_h2,
+            k.volume_enabled};
+}
+
+void CpuSolver::warm_start(const SimParams& params, float h)
+{
+    TetBlockStep step = block_step(params, h);
     step.warm_start = true;
     step.warm_fraction = tet_math::tm_warm_start_fraction(static_cast<float>(first_shape_steps_),
                                                           static_cast<float>(last_shape_steps_));
@@ -381,12 +390,7 @@ void CpuSolver::solve_tets(const SimParams& params, float h)
 
 double CpuSolver::solve_tets_colored(const SimParams& params, float h)
 {
-    const TetStepConstants k = tet_step_constants(params, h);
-    // The kernels read the vertex arrays as flat x y z floats.
-    static_assert(sizeof(glm::vec3) == 3 * sizeof(float));
-    const TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x,
-                            &start_positions_[0].x, k.inv_h2, k.volume_enabled};
-    run_blocks(step);
+    run_blocks(block_step(params, h));
     double residual = 0.0;
     double shape_steps = 0.0;
     for (const BlockSums& sums : block_sums_) {

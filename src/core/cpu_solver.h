@@ -99,6 +99,8 @@ private:
     void warm_start(const SimParams& params, float h);
     // The blocks colour by colour on the team, each with `step`.
     void run_blocks(const TetBlockStep& step);
+    // What the kernel needs of a substep: the vertex arrays and constants.
+    TetBlockStep block_step(const SimParams& params, float h);
     void project_static(const SimParams& params);
     // The ground and the obstacles: moves x out of them, adding the moves to
     // the correction and the vertex's push (friction).
@@ -160,6 +162,7 @@ private:
     double first_shape_steps_ = 0.0;
     double last_shape_steps_ = 0.0;
     float multipliers_h_ = 0.0f;  // the substep length they were found at
+    SolverMethod multipliers_method_ = SolverMethod::gauss_seidel;  // and the method
     int requested_threads_ = 1;
     std::unique_ptr<WorkerTeam> team_ = std::make_unique<WorkerTeam>(1);
     std::unique_ptr<WorkerTeam> one_thread_ = std::make_unique<WorkerTeam>(1);

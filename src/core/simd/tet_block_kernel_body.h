@@ -447,6 +447,44 @@ inline vf frobenius(const m3& m)
     return tb_sqrt(dot(m.c[0], m.c[0]) + dot(m.c[1], m.c[1]) + dot(m.c[2], m.c[2]));
 }
 
+// A block's corners as the substep has them: where they were predicted to
+// go, the correction gathered so far, where the substep began, and their
+// inverse masses.
+struct BlockCorners {
+    vi corner3[4];  // 3 x the vertex index: the first float of its x y z
+    v3 predicted[4];
+    v3 correction[4];
+    v3 start[4];
+    vf w[4];
+};
+
+inline BlockCorners gather_corners(const TetBlockArrays& blocks, const TetBlockStep& step,
+                                   size_t slot)
+{
+    BlockCorners c;
+    for (int a = 0; a < 4; ++a) {
+        c.corner3[a] = tb_load(blocks.corner[a] + slot) * 3;
+        tb_gather_xyz(step.predicted, c.corner3[a], c.predicted[a].x, c.predicted[a].y,
+                      c.predicted[a].z);
+        tb_gather_xyz(step.corrections, c.corner3[a], c.correction[a].x, c.correction[a].y,
+                      c.correction[a].z);
+        c.w[a] = tb_load(blocks.inverse_mass[a] + slot);
+        tb_gather_xyz(step.start, c.corner3[a], c.start[a].x, c.start[a].y, c.start[a].z);
+    }
+    return c;
+}
+
+// Adds d to the corners' corrections. No two lanes share a vertex (padding
+// lanes share the dummy vertex and add exactly zero to it), so the scatter
+// has no conflicts.
+inline void scatter_corrections(const TetBlockStep& step, const BlockCorners& c, const v3* d)
+{
+    for (int a = 0; a < 4; ++a) {
+        const v3 updated = c.correction[a] + d[a];
+        tb_scatter_xyz(step.corrections, c.corner3[a], updated.x, updated.y, updated.z);
+    }
+}
+
 // What one block's step reports, per lane.
 struct LaneSums {
     vf residual;    // |C + alpha~ lambda| before the step
@@ -456,21 +494,12 @@ struct LaneSums {
 // tm_solve_tet on one block.
 inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
 {
+    const BlockCorners corners = gather_corners(blocks, step, slot);
+    const vf* w = corners.w;
     v3 x[4];
-    v3 start[4];  // where the substep began
-    v3 correction[4];
-    vi corner3[4];
-    vf w[4];
     for (int a = 0; a < 4; ++a) {
-        corner3[a] = tb_load(blocks.corner[a] + slot) * 3;
-        v3 predicted;
-        tb_gather_xyz(step.predicted, corner3[a], predicted.x, predicted.y, predicted.z);
-        tb_gather_xyz(step.corrections, corner3[a], correction[a].x, correction[a].y,
-                      correction[a].z);
         // x = predicted + correction: the positions the scalar solver keeps.
-        x[a] = predicted + correction[a];
-        w[a] = tb_load(blocks.inverse_mass[a] + slot);
-        tb_gather_xyz(step.start, corner3[a], start[a].x, start[a].y, start[a].z);
+        x[a] = corners.predicted[a] + corners.correction[a];
     }
     const m3 Bm = load_m3(blocks.b, slot);
     const vf inv_rest_volume = tb_load(blocks.inv_rest_volume + slot);
@@ -535,14 +564,8 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
     }
     store_m3(blocks.lambda_shape, slot, lambda_shape);
     tb_store(blocks.lambda_volume + slot, lambda_volume);
-    keep_angular_momentum(start, w, d);
-
-    // No two lanes share a vertex (padding lanes share the dummy vertex and
-    // add exactly zero to it), so the scatter has no conflicts.
-    for (int a = 0; a < 4; ++a) {
-        const v3 updated = correction[a] + d[a];
-        tb_scatter_xyz(step.corrections, corner3[a], updated.x, updated.y, updated.z);
-    }
+    keep_angular_momentum(corners.start, w, d);
+    scatter_corrections(step, corners, d);
     return sums;
 }
 
@@ -550,19 +573,9 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
 // step's warm_fraction (and kept so).
 inline void warm_start_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
 {
-    v3 x[4];
-    v3 start[4];
-    v3 correction[4];
-    vi corner3[4];
-    vf w[4];
-    for (int a = 0; a < 4; ++a) {
-        corner3[a] = tb_load(blocks.corner[a] + slot) * 3;
-        tb_gather_xyz(step.predicted, corner3[a], x[a].x, x[a].y, x[a].z);
-        tb_gather_xyz(step.corrections, corner3[a], correction[a].x, correction[a].y,
-                      correction[a].z);
-        w[a] = tb_load(blocks.inverse_mass[a] + slot);
-        tb_gather_xyz(step.start, corner3[a], start[a].x, start[a].y, start[a].z);
-    }
+    const BlockCorners corners = gather_corners(blocks, step, slot);
+    const vf* w = corners.w;
+    const v3* x = corners.predicted;
     const vf fraction = splat(step.warm_fraction);
     m3 lambda_shape = load_m3(blocks.lambda_shape, slot);
     for (int column = 0; column < 3; ++column) {
@@ -581,11 +594,8 @@ inline void warm_start_block(const TetBlockArrays& blocks, const TetBlockStep& s
         d[0] = d[0] - (w[0] * l) * (g[1] + g[2] + g[3]);
         for (int a = 1; a < 4; ++a) d[a] = d[a] + (w[a] * l) * g[a];
     }
-    keep_angular_momentum(start, w, d);
-    for (int a = 0; a < 4; ++a) {
-        const v3 updated = correction[a] + d[a];
-        tb_scatter_xyz(step.corrections, corner3[a], updated.x, updated.y, updated.z);
-    }
+    keep_angular_momentum(corners.start, w, d);
+    scatter_corrections(step, corners, d);
 }
 
 // Steps the kLanes tets of the blocks from `first_block` on (or, with
