@@ -21,7 +21,7 @@ uniform uint u_sweep_start;  // this sweep's first entry in region_starts
 uniform uint u_colors;       // colours in the sweep
 uniform uint u_regions;      // regions in the sweep
 uniform uint u_regions_per_group;  // consecutive regions a workgroup owns
-uniform uint u_warm_start;         // 1: the substep's warm start instead of a step
+uniform uint u_tet_pass;           // what each tet gets: TET_PASS_* (tet_step.glsl)
 
 // Makes every invocation's buffer writes visible to the whole group.
 void group_sync()
@@ -46,7 +46,7 @@ void main()
         for (uint r = 0u; r < rounds; ++r) {
             uint e = begin + r * gl_WorkGroupSize.x + lane;
             if (e < end) {
-                solve_or_warm_start_tet_in_place(color_tets[e], u_warm_start);
+                run_tet_pass_in_place(color_tets[e], u_tet_pass);
             }
         }
         group_sync();

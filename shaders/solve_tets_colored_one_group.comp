@@ -9,8 +9,8 @@
 // - the tail of small colours of a larger mesh (u_first_color on), after
 //   the large colours' own dispatches: one dispatch instead of one each.
 // Same order of tets and colours as the CPU solver either way. With
-// u_warm_start the substep's warm start walks the colours first (u_iterations
-// may then be 0).
+// u_tet_pass the substep's warm start (or the material damping) walks the
+// colours first (u_iterations may then be 0).
 #define SIM_NO_GATHER_OR_SURFACE
 #define SIM_COHERENT_VERTICES
 #include "sim_common.glsl"
@@ -29,7 +29,7 @@ uniform uint u_first_color;
 uniform uint u_color_end;  // colours u_first_color .. u_color_end - 1
 uniform uint u_iterations;
 uniform uint u_project_static;  // 0: the caller projects
-uniform uint u_warm_start;      // 1: the warm start first (tet_step.glsl), colour by colour
+uniform uint u_tet_pass;        // not TET_PASS_STEP: that pass first (tet_step.glsl), colour by colour
 
 // Makes every invocation's buffer writes visible to the whole group.
 void group_sync()
@@ -38,9 +38,9 @@ void group_sync()
     barrier();
 }
 
-// Every colour in turn, each tet stepped (or warm-started), the group in
-// step between colours.
-void walk_colors(uint lane, uint warm_start)
+// Every colour in turn, each tet given tet_pass, the group in step between
+// colours.
+void walk_colors(uint lane, uint tet_pass)
 {
     for (uint c = u_first_color; c < u_color_end; ++c) {
         uint begin = color_offsets[c];
@@ -51,7 +51,7 @@ void walk_colors(uint lane, uint warm_start)
         for (uint r = 0u; r < rounds; ++r) {
             uint e = begin + r * gl_WorkGroupSize.x + lane;
             if (e < end) {
-                solve_or_warm_start_tet_in_place(color_tets[e], warm_start);
+                run_tet_pass_in_place(color_tets[e], tet_pass);
             }
         }
         group_sync();
@@ -61,11 +61,11 @@ void walk_colors(uint lane, uint warm_start)
 void main()
 {
     uint lane = gl_LocalInvocationID.x;
-    if (u_warm_start != 0u) {
-        walk_colors(lane, 1u);
+    if (u_tet_pass != TET_PASS_STEP) {
+        walk_colors(lane, u_tet_pass);
     }
     for (uint iteration = 0u; iteration < u_iterations; ++iteration) {
-        walk_colors(lane, 0u);
+        walk_colors(lane, TET_PASS_STEP);
         if (u_project_static == 0u) {
             continue;
         }

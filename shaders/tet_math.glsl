@@ -639,3 +639,129 @@ TM_FN void tm_keep_angular_momentum(vec3 s0, vec3 s1, vec3 s2, vec3 s3, vec4 w,
     d2 -= cross(omega, r2);
     d3 -= cross(omega, r3);
 }
+
+// Material damping (docs/algorithm.md 2, "Material damping"): a damping
+// force proportional to the stiffness, f = -tau K v (Rayleigh's), taken by
+// one implicit step per tet over the velocities after a substep. Its
+// velocity constraints are the rates of the tet's strain: the six entries
+// of the Green strain rate sym(F^T dF/dt) (dF/dt = sum_a v_a b_a^T), zero
+// for any rigid motion of the tet however strained, and dJ/dt, each of
+// compliance alpha / (h tau), so that a stiffer material is damped as much
+// in its own time. Each is solved exactly for the tet (the shape's six
+// together), which never adds kinetic energy, and neither changes the
+// tet's momentum or angular momentum. x0..x3 are the corners' positions,
+// v0..v3 their velocities; alpha_shape and alpha_volume the compliances
+// over h tau.
+
+// The symmetric 3 x 3 matrices in an orthonormal basis: E_k for k < 3 is
+// e_k e_k^T; E_3, E_4, E_5 are (e_i e_j^T + e_j e_i^T) / sqrt(2) for the
+// pairs xy, xz, yz. tm_symmetric_row and _column give k's pair.
+TM_FN int tm_symmetric_row(int k)
+{
+    return k < 3 ? k : (k == 5 ? 1 : 0);
+}
+
+TM_FN int tm_symmetric_column(int k)
+{
+    return k < 3 ? k : (k == 3 ? 1 : 2);
+}
+
+const float TM_HALF_SQRT2 = 0.70710678118654752f;
+
+TM_FN void tm_damp_strain_rate(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec3 v0, vec3 v1, vec3 v2,
+                               vec3 v3, vec4 w, mat3 B, float rest_volume, float alpha_shape,
+                               float alpha_volume, bool volume_enabled, TM_OUT(vec3) dv0,
+                               TM_OUT(vec3) dv1, TM_OUT(vec3) dv2, TM_OUT(vec3) dv3)
+{
+    mat3 F = tm_deformation_gradient(x0, x1, x2, x3, B);
+    mat3 C = transpose(F) * F;
+    mat3 rate = transpose(F) * tm_deformation_gradient(v0, v1, v2, v3, B);
+    // W = sum_a w_a b_a b_a^T, as tm_inverse_shape_system has it.
+    vec3 b1 = vec3(B[0].x, B[1].x, B[2].x);
+    vec3 b2 = vec3(B[0].y, B[1].y, B[2].y);
+    vec3 b3 = vec3(B[0].z, B[1].z, B[2].z);
+    vec3 b0 = -(b1 + b2 + b3);
+    mat3 W = w.x * outerProduct(b0, b0) + w.y * outerProduct(b1, b1) +
+             w.z * outerProduct(b2, b2) + w.w * outerProduct(b3, b3);
+    // The step lambda = sum_k mu_k E_k solves sym(C lambda W) + alpha lambda
+    // = sym(F^T dF/dt): a 6 x 6 system, symmetric positive definite, in the
+    // basis above a[k][l] = <E_k, C E_l W> + alpha delta_kl; its lower
+    // half, then LDL^T.
+    float a[6][6];
+    float r[6];
+    for (int k = 0; k < 6; ++k) {
+        int i = tm_symmetric_row(k);
+        int j = tm_symmetric_column(k);
+        float s_k = k < 3 ? 1.0f : TM_HALF_SQRT2;
+        r[k] = k < 3 ? rate[i][i] : s_k * (rate[j][i] + rate[i][j]);
+        for (int l = 0; l <= k; ++l) {
+            int p = tm_symmetric_row(l);
+            int q = tm_symmetric_column(l);
+            float s_l = l < 3 ? 1.0f : TM_HALF_SQRT2;
+            float sum = C[j][p] * W[q][i];
+            if (l >= 3) {
+                sum += C[j][q] * W[p][i];
+            }
+            if (k >= 3) {
+                sum += C[i][p] * W[q][j];
+                if (l >= 3) {
+                    sum += C[i][q] * W[p][j];
+                }
+            }
+            a[k][l] = s_k * s_l * sum + (k == l ? alpha_shape : 0.0f);
+        }
+    }
+    float d[6];
+    bool solvable = true;
+    for (int j = 0; j < 6; ++j) {
+        float pivot = a[j][j];
+        for (int m = 0; m < j; ++m) {
+            pivot -= a[j][m] * a[j][m] * d[m];
+        }
+        solvable = solvable && pivot > 0.0f;
+        d[j] = solvable ? pivot : 1.0f;
+        for (int i = j + 1; i < 6; ++i) {
+            float entry = a[i][j];
+            for (int m = 0; m < j; ++m) {
+                entry -= a[i][m] * a[j][m] * d[m];
+            }
+            a[i][j] = entry / d[j];  // L, below the diagonal
+        }
+    }
+    float mu[6];
+    for (int i = 0; i < 6; ++i) {
+        float y = r[i];
+        for (int m = 0; m < i; ++m) {
+            y -= a[i][m] * mu[m];
+        }
+        mu[i] = y;
+    }
+    for (int i = 5; i >= 0; --i) {
+        float z = mu[i] / d[i];
+        for (int m = i + 1; m < 6; ++m) {
+            z -= a[m][i] * mu[m];
+        }
+        mu[i] = solvable ? z : 0.0f;
+    }
+    mat3 lambda = mat3(mu[0], mu[3] * TM_HALF_SQRT2, mu[4] * TM_HALF_SQRT2,
+                       mu[3] * TM_HALF_SQRT2, mu[1], mu[5] * TM_HALF_SQRT2,
+                       mu[4] * TM_HALF_SQRT2, mu[5] * TM_HALF_SQRT2, mu[2]);
+    // dv_a = -w_a F lambda b_a.
+    tm_shape_corrections(F * lambda * (-1.0f), B, w, dv0, dv1, dv2, dv3);
+    if (volume_enabled) {
+        vec3 g1;
+        vec3 g2;
+        vec3 g3;
+        tm_volume_gradients(x0, x1, x2, x3, rest_volume, g1, g2, g3);
+        vec3 g0 = -(g1 + g2 + g3);
+        float volume_rate = dot(g0, v0 + dv0) + dot(g1, v1 + dv1) + dot(g2, v2 + dv2) +
+                            dot(g3, v3 + dv3);
+        float lambda_volume = 0.0f;
+        float dlambda = tm_xpbd_dlambda(volume_rate, g0, g1, g2, g3, w, alpha_volume, 1.0f,
+                                        lambda_volume);
+        dv0 += (w.x * dlambda) * g0;
+        dv1 += (w.y * dlambda) * g1;
+        dv2 += (w.z * dlambda) * g2;
+        dv3 += (w.w * dlambda) * g3;
+    }
+}

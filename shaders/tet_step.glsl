@@ -1,6 +1,7 @@
 // One tet's XPBD step on the simulation buffers, shared by the Jacobi pass
 // (solve_tets.comp) and the Gauss-Seidel ones (solve_tets_colored*.comp,
-// region_sweep.glsl), and the Gauss-Seidel warm start. Reads the tet's
+// region_sweep.glsl), the Gauss-Seidel warm start and the material
+// damping that walks the colours after a substep. Reads the tet's
 // corners and rest data, updates its multipliers, returns the four
 // corrections. Same expressions as CpuSolver::solve_tet and the SIMD kernel.
 
@@ -142,12 +143,44 @@ void warm_start_tet_in_place(uint t)
     add_correction(tet.w, d3);
 }
 
-// A Gauss-Seidel pass's tet t: its step, or its warm start where the caller
-// asks for it (a uniform of the pass).
-void solve_or_warm_start_tet_in_place(uint t, uint warm_start)
+// The material damping of tet t (tm_damp_strain_rate): its corners'
+// velocities after the substep, at the positions where it ended. Run
+// colour by colour, as the steps.
+void damp_tet_in_place(uint t)
 {
-    if (warm_start != 0u) {
+    uvec4 tet = tets[t];
+    TetRest rest = tet_rests[t];
+    mat3 B = mat3(rest.b0.xyz, rest.b1.xyz, rest.b2.xyz);
+    vec4 w = tet_inverse_masses(tet);
+    float inv_h_tau = u_material_damping.x;
+    bool volume_enabled = rest.b2.w >= 0.0f;
+    vec3 dv0;
+    vec3 dv1;
+    vec3 dv2;
+    vec3 dv3;
+    tm_damp_strain_rate(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
+                        positions[tet.w].xyz, velocities[tet.x].xyz, velocities[tet.y].xyz,
+                        velocities[tet.z].xyz, velocities[tet.w].xyz, w, B, rest.b0.w,
+                        rest.b1.w * inv_h_tau, volume_enabled ? rest.b2.w * inv_h_tau : 0.0f,
+                        volume_enabled, dv0, dv1, dv2, dv3);
+    velocities[tet.x].xyz += dv0;
+    velocities[tet.y].xyz += dv1;
+    velocities[tet.z].xyz += dv2;
+    velocities[tet.w].xyz += dv3;
+}
+
+// What a Gauss-Seidel pass does to each tet of its colours (a uniform of
+// the pass): a step, the substep's warm start, or the material damping.
+const uint TET_PASS_STEP = 0u;
+const uint TET_PASS_WARM_START = 1u;
+const uint TET_PASS_DAMP = 2u;
+
+void run_tet_pass_in_place(uint t, uint tet_pass)
+{
+    if (tet_pass == TET_PASS_WARM_START) {
         warm_start_tet_in_place(t);
+    } else if (tet_pass == TET_PASS_DAMP) {
+        damp_tet_in_place(t);
     } else {
         solve_tet_in_place(t);
     }

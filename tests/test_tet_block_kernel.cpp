@@ -1,7 +1,7 @@
 // The SIMD tet kernels against the scalar per-tet maths they vectorize
-// (tm_solve_tet, tm_warm_start_tet and tm_keep_angular_momentum of
-// shaders/tet_math.glsl), on every instruction set this CPU runs, and the
-// CPU solver's results against each other kernel.
+// (tm_solve_tet, tm_warm_start_tet, tm_keep_angular_momentum and
+// tm_damp_strain_rate of shaders/tet_math.glsl), on every instruction set
+// this CPU runs, and the CPU solver's results against each other kernel.
 #include "core/flush_denormals.h"
 #include "core/material.h"
 #include "core/simd/tet_blocks.h"
@@ -300,6 +300,71 @@ TEST(TetBlockKernel, EveryKernelWarmStartsAsTheScalarWarmStart)
         }
         EXPECT_GT(compared, 20u) << kernel.name;
         EXPECT_EQ(corrections.back(), glm::vec3(0.0f)) << kernel.name;
+    }
+}
+
+TEST(TetBlockKernel, EveryKernelDampsAsTheScalarDamping)
+{
+    const ScopedFlushDenormals flush_denormals;
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
+    const KernelCase input = deformed_cube(*mesh);
+    // Positions where the substep ended, velocities from where it began.
+    std::vector<glm::vec3> positions(input.predicted.size());
+    std::vector<glm::vec3> velocities(input.predicted.size());
+    for (size_t v = 0; v < positions.size(); ++v) {
+        positions[v] = input.predicted[v] + input.corrections[v];
+        velocities[v] = (positions[v] - input.start[v]) * 60.0f;
+    }
+    positions.back() = velocities.back() = glm::vec3(0.0f);  // the padding's dummy
+    const LameParameters lame = lame_parameters(2.0e5f, 0.3f);
+    std::vector<float> shape_compliances(mesh->tet_count());
+    std::vector<float> volume_compliances(mesh->tet_count());
+    for (size_t t = 0; t < mesh->tet_count(); ++t) {
+        shape_compliances[t] = arap_compliance(lame, mesh->rest_volumes_m3[t]);
+        volume_compliances[t] = t % 3 == 0 ? -1.0f : volume_compliance(lame, mesh->rest_volumes_m3[t]);
+    }
+    const float inv_h_tau = 1.0f / (1.0f / 600.0f * 0.003f);
+    for (const TetBlockKernelInfo& kernel : available_tet_block_kernels()) {
+        TetBlocks blocks = make_tet_blocks(*mesh, kernel.lanes);
+        set_block_inverse_masses(blocks, input.inverse_masses);
+        set_block_compliances(blocks, shape_compliances, volume_compliances);
+        std::vector<glm::vec3> damped = velocities;
+        TetBlockStep step{&input.predicted[0].x, nullptr, &input.start[0].x, 600.0f * 600.0f,
+                          true};
+        step.damp = true;
+        step.positions = &positions[0].x;
+        step.velocities = &damped[0].x;
+        step.damping_inv_h_tau = inv_h_tau;
+        const size_t color = 2;
+        kernel.solve(block_arrays(blocks), step, blocks.color_blocks[color],
+                     blocks.color_blocks[color + 1], nullptr);
+        size_t damped_tets = 0;
+        for (size_t slot = blocks.color_blocks[color] * blocks.lanes;
+             slot < blocks.color_blocks[color + 1] * blocks.lanes; ++slot) {
+            const uint32_t t = blocks.tet[slot];
+            if (t == TetBlocks::kPaddingTet) continue;
+            const glm::uvec4 tet = mesh->tets[t];
+            glm::vec4 w;
+            for (int a = 0; a < 4; ++a) w[a] = input.inverse_masses[tet[a]];
+            const bool volume_on = volume_compliances[t] >= 0.0f;
+            glm::vec3 dv[4];
+            tet_math::tm_damp_strain_rate(
+                positions[tet.x], positions[tet.y], positions[tet.z], positions[tet.w],
+                velocities[tet.x], velocities[tet.y], velocities[tet.z], velocities[tet.w], w,
+                inv_rest_shape(*mesh, t), mesh->rest_volumes_m3[t],
+                shape_compliances[t] * inv_h_tau, volume_on ? volume_compliances[t] * inv_h_tau : 0.0f,
+                volume_on, dv[0], dv[1], dv[2], dv[3]);
+            float scale = 1e-9f;
+            for (int a = 0; a < 4; ++a) scale = std::max(scale, glm::length(dv[a]));
+            for (int a = 0; a < 4; ++a) {
+                const glm::vec3 changed = damped[tet[a]] - velocities[tet[a]];
+                EXPECT_LT(glm::length(changed - dv[a]) / scale, 1e-4)
+                    << kernel.name << " tet " << t << " corner " << a;
+            }
+            damped_tets += scale > 1e-4f;  // the cube's end at rest has nothing to damp
+        }
+        EXPECT_GT(damped_tets, 20u) << kernel.name;
+        EXPECT_EQ(damped.back(), glm::vec3(0.0f)) << kernel.name;
     }
 }
 

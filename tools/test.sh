@@ -40,6 +40,7 @@ slow_tests=(
   AngularMomentum.StretchedSpinningCubeKeepsItThroughTheSnapBack     # 38 s
   CpuSolver.DroppedPresetsStayAboveTheGround                         # 25 s
   Rest.DroppedPresetsComeToRestAndStayThere                          # 36 s
+  Rest.TheBunnyStillRocksAtFiveSecondsWithoutMaterialDamping         # 6 s in the normal build
   CpuSolver.TiltedCubeComesToRestOnAFace                             # 23 s
   CpuGrab.LiftAndRelease                                             # 23 s
   # Scenes of many bodies, 35-60 s in the normal build on the busy machine:

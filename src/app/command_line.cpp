@@ -137,6 +137,10 @@ std::string usage_text()
            "  --damping PER_S         air damping per second, "
         << L::damping_per_s.min << "-" << L::damping_per_s.max
         << " (default 0.1)\n"
+           "  --material-damping S    the material's damping time in seconds (a damping\n"
+           "                          force S times the stiffness's), "
+        << L::material_damping_s.min << "-" << L::material_damping_s.max
+        << " (default 0.003)\n"
            "  --stats FILE.json       write summary figures as JSON\n"
            "  --dump-positions FILE   write the final positions, one 'x y z' line per vertex\n"
            "  --drag S:E:V:DX,DY,DZ   grab vertex V at frame S, move the target linearly to its\n"
@@ -193,7 +197,7 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
         }
         static const char* const kValueFlags[] = {
             "--solver", "--preset", "--frames", "--substeps", "--iterations", "--youngs",
-            "--poisson", "--damping", "--stats", "--dump-positions", "--screenshot", "--size",
+            "--poisson", "--damping", "--material-damping", "--stats", "--dump-positions", "--screenshot", "--size",
             "--drag", "--grab-stiffness", "--mesh", "--resolution", "--method", "--json",
             "--bench-meshes", "--threads", "--scene", "--view", "--simd"};
         bool takes_value = false;
@@ -283,6 +287,13 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
                 return bad("expected a rate per second " + range_text(L::damping_per_s));
             }
             options.damping_per_s = *d;
+        } else if (flag == "--material-damping") {
+            std::optional<float> tau = real_in(value, L::material_damping_s);
+            if (!tau) {
+                return bad("expected a time in seconds " + range_text(L::material_damping_s) +
+                           " (at 0.1 s every mode above 3 Hz is overdamped)");
+            }
+            options.material_damping_s = *tau;
         } else if (flag == "--threads") {
             const Range<int> range = cpu_thread_range();
             std::optional<int> n = integer_in(value, range);
@@ -418,6 +429,7 @@ SimParams params_from_options(const Options& options)
     if (options.youngs_modulus_pa) params.youngs_modulus_pa = *options.youngs_modulus_pa;
     if (options.poisson_ratio) params.poisson_ratio = *options.poisson_ratio;
     if (options.damping_per_s) params.air_damping_per_s = *options.damping_per_s;
+    if (options.material_damping_s) params.material_damping_s = *options.material_damping_s;
     if (options.substeps) params.substeps = *options.substeps;
     if (options.iterations) params.iterations = *options.iterations;
     if (options.method) params.method = *options.method;

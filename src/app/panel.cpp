@@ -179,6 +179,12 @@ void solver_section(PanelState& s, const Scene& scene)
     tip("Downward acceleration: -9.81 on Earth, 0 for floating bodies.");
     slider("Air damping", p.air_damping_per_s, L::damping_per_s, "%.2f /s", kDecades);
     tip("The share of its speed a body loses per second to the air.");
+    slider("Material damping", p.material_damping_s, L::material_damping_s, "%.4f s", kDecades);
+    tip("How fast the material's own wobble dies: a damping force this\n"
+        "many seconds times the stiffness's. A mode of frequency f loses\n"
+        "about (2 pi f)^2 x this / 2 of its size per second: at 0.003 s a\n"
+        "jelly's wobble dies within a second and it still bounces; 0 wobbles\n"
+        "on; 0.1 hardly bounces at all.");
     slider("Static friction", p.static_friction, L::friction, "%.2f");
     tip("Grip at rest, against the ground, obstacles and other bodies:\n"
         "a body stays put while sideways force < this x pressing force.");

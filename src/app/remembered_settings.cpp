@@ -42,6 +42,7 @@ std::optional<SolverKind> apply_remembered_settings(const WindowSettings& s,
     if (!options.iterations) p.iterations = s.params.iterations;
     if (!options.method) p.method = s.params.method;
     if (!options.damping_per_s) p.air_damping_per_s = s.params.air_damping_per_s;
+    if (!options.material_damping_s) p.material_damping_s = s.params.material_damping_s;
     p.jacobi_k = s.params.jacobi_k;
     p.static_friction = s.params.static_friction;
     p.dynamic_friction = s.params.dynamic_friction;
@@ -96,6 +97,8 @@ WindowSettings settings_to_remember(const PanelState& panel, const Options& opti
     s.params.method = keep(s.params.method, options.method, remembered.method);
     s.params.air_damping_per_s =
         keep(s.params.air_damping_per_s, options.damping_per_s, remembered.air_damping_per_s);
+    s.params.material_damping_s = keep(s.params.material_damping_s, options.material_damping_s,
+                                       remembered.material_damping_s);
     s.grab_strength_per_kg = panel.grab_strength_per_kg;
     s.grab_radius_fraction = panel.grab_radius_fraction;
     s.wireframe = panel.wireframe;
@@ -125,6 +128,7 @@ std::optional<SolverKind> restore_default_settings(PanelState& panel, const Opti
     p.method = first.method;
     p.jacobi_k = first.jacobi_k;
     p.air_damping_per_s = first.air_damping_per_s;
+    p.material_damping_s = first.material_damping_s;
     p.static_friction = first.static_friction;
     p.dynamic_friction = first.dynamic_friction;
     p.body_contact = first.body_contact;

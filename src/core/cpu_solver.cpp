@@ -266,6 +266,9 @@ void CpuSolver::step_frame(const SimParams& raw_params)
             clock.charge(times.grab_ms);
         }
         update_velocities(params, h);
+        if (params.material_damping_s > 0.0f) {
+            damp_strain_rates(params, h);
+        }
         clock.charge(times.velocity_ms);
     }
     rebuild_normals();
@@ -347,6 +350,26 @@ void CpuSolver::warm_start(const SimParams& params, float h)
     step.warm_fraction = tet_math::tm_warm_start_fraction(static_cast<float>(first_shape_steps_),
                                                           static_cast<float>(last_shape_steps_));
     run_blocks(step);
+}
+
+void CpuSolver::damp_strain_rates(const SimParams& params, float h)
+{
+    // Colour by colour for either method: a pass over the velocities, not
+    // part of the constraint solve that the method names.
+    // The blocks' padding lanes point past the mesh's vertices, so the pass
+    // runs on copies that have room for them: the substep's start positions
+    // and corrections, which the next predict writes anew, lend theirs.
+    const size_t nv = positions_.size();
+    std::copy(positions_.begin(), positions_.end(), start_positions_.begin());
+    std::copy(velocities_.begin(), velocities_.end(), corrections_.begin());
+    TetBlockStep step = block_step(params, h);
+    step.damp = true;
+    step.positions = &start_positions_[0].x;
+    step.velocities = &corrections_[0].x;
+    step.damping_inv_h_tau = 1.0f / (h * params.material_damping_s);
+    run_blocks(step);
+    std::copy(corrections_.begin(), corrections_.begin() + static_cast<std::ptrdiff_t>(nv),
+              velocities_.begin());
 }
 
 CpuSolver::TetStepConstants CpuSolver::tet_step_constants(const SimParams& params,

@@ -97,6 +97,8 @@ private:
     // scaled by the fraction its convergence allows, applied to the
     // predicted positions (docs/algorithm.md 4, "Stiffer materials").
     void warm_start(const SimParams& params, float h);
+    // Material damping of the velocities after a substep (tm_damp_strain_rate).
+    void damp_strain_rates(const SimParams& params, float h);
     // The blocks colour by colour on the team, each with `step`.
     void run_blocks(const TetBlockStep& step);
     // What the kernel needs of a substep: the vertex arrays and constants.

@@ -42,6 +42,9 @@ struct ParamLimits {
     // 100 per second stops a body within 1/100 s: more is just stopped.
     // Negative damping would pump energy in.
     static constexpr Range<float> damping_per_s{0.0f, 100.0f};
+    // Material damping's time constant: at 0.1 s every mode above 3 Hz is
+    // overdamped (w tau / 2 > 1), a body hardly bounces or wobbles at all.
+    static constexpr Range<float> material_damping_s{0.0f, 0.1f};
     // Rubber on dry concrete is about 1; 2 covers any real pair of materials.
     static constexpr Range<float> friction{0.0f, 2.0f};
 

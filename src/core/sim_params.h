@@ -46,6 +46,11 @@ struct SimParams {
     // Environment.
     glm::vec3 gravity_m_s2 = {0.0f, -9.81f, 0.0f};
     float air_damping_per_s = 0.1f;
+    // Material damping (docs/algorithm.md 2): a damping force tau K v
+    // proportional to the stiffness, tau in seconds; 0: none. A mode of
+    // angular frequency w loses w^2 tau / 2 of its amplitude per second:
+    // the ringing of a jelly dies within a second or two, its bounce stays.
+    float material_damping_s = 0.003f;
     float static_friction = 0.6f;   // mu_s against the ground y = 0
     float dynamic_friction = 0.4f;  // mu_k against the ground y = 0
     bool ground_enabled = true;

@@ -99,13 +99,13 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
     const GLuint colored = p.solve_tets_colored.program.get();
     p.color_begin = glGetUniformLocation(colored, "u_color_begin");
     p.color_size = glGetUniformLocation(colored, "u_color_size");
-    p.colored_warm_start = glGetUniformLocation(colored, "u_warm_start");
+    p.colored_tet_pass = glGetUniformLocation(colored, "u_tet_pass");
     const GLuint one_group = p.solve_tets_colored_one_group.program.get();
     p.one_group_first_color = glGetUniformLocation(one_group, "u_first_color");
     p.one_group_color_end = glGetUniformLocation(one_group, "u_color_end");
     p.one_group_iterations = glGetUniformLocation(one_group, "u_iterations");
     p.one_group_project_static = glGetUniformLocation(one_group, "u_project_static");
-    p.one_group_warm_start = glGetUniformLocation(one_group, "u_warm_start");
+    p.one_group_tet_pass = glGetUniformLocation(one_group, "u_tet_pass");
     const GLuint sweeps[2] = {p.solve_tets_region_sweep.program.get(),
                               p.solve_tets_region_sweep_narrow.program.get()};
     for (int i = 0; i < 2; ++i) {
@@ -113,7 +113,7 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
         p.sweep_colors[i] = glGetUniformLocation(sweeps[i], "u_colors");
         p.sweep_regions[i] = glGetUniformLocation(sweeps[i], "u_regions");
         p.sweep_regions_per_group[i] = glGetUniformLocation(sweeps[i], "u_regions_per_group");
-        p.sweep_warm_start[i] = glGetUniformLocation(sweeps[i], "u_warm_start");
+        p.sweep_tet_pass[i] = glGetUniformLocation(sweeps[i], "u_tet_pass");
     }
     return p;
 }
@@ -390,7 +390,7 @@ GpuSolver::SweepMode GpuSolver::fastest_sweep_mode()
     double fastest_ms = INFINITY;
     for (const SweepMode mode : {SweepMode::off, SweepMode::wide, SweepMode::narrow}) {
         sweep_mode_ = mode;
-        const double ms = time_second_run_ms([&] { solve_colors(false); });
+        const double ms = time_second_run_ms([&] { solve_colors(TetPass::step); });
         if (ms < fastest_ms) {
             fastest = mode;
             fastest_ms = ms;
@@ -402,12 +402,12 @@ GpuSolver::SweepMode GpuSolver::fastest_sweep_mode()
 bool GpuSolver::one_group_is_faster() const
 {
     const double per_color_ms = time_second_run_ms([this] {
-        solve_colors(false);
+        solve_colors(TetPass::step);
         dispatch(programs_.project_static, mesh_->vertex_count());
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     });
     const double one_group_ms =
-        time_second_run_ms([this] { solve_colors_in_one_group(1, 0, true, false); });
+        time_second_run_ms([this] { solve_colors_in_one_group(1, 0, true, TetPass::step); });
     return one_group_ms < per_color_ms;
 }
 
@@ -450,6 +450,9 @@ void GpuSolver::upload_parameters(const SimParams& params)
     block.u_solver = glm::vec4(params.jacobi_k,
                                substep_math::sm_velocity_damping(params.air_damping_per_s, h),
                              1.0f / h, 1.0f / (h * h));
+    block.u_material_damping = glm::vec4(
+        params.material_damping_s > 0.0f ? 1.0f / (h * params.material_damping_s) : 0.0f, 0.0f,
+        0.0f, 0.0f);
     block.u_contact = glm::vec4(params.static_friction, params.dynamic_friction,
                               params.ground_enabled ? 1.0f : 0.0f, kContactRecoverySpeedMS);
     block.u_counts = glm::uvec4(mesh_->vertex_count(), mesh_->tet_count(),
@@ -654,6 +657,9 @@ void GpuSolver::step_frame(const SimParams& raw_params)
         iterate(params);
         dispatch(programs_.update_velocities, nv);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        if (params.material_damping_s > 0.0f) {
+            damp_strain_rates();
+        }
         pass_timer_.end(PassGroup::velocity);
     }
     rebuild_normals();
@@ -683,7 +689,7 @@ void GpuSolver::iterate(const SimParams& params)
     if (gauss_seidel && colors_in_one_group_ && !grab_ && !contact) {
         // Nothing between the iterations: the warm start and all of them
         // in one dispatch.
-        solve_colors_in_one_group(params.iterations, 0, true, true);
+        solve_colors_in_one_group(params.iterations, 0, true, TetPass::warm_start);
         pass_timer_.end(PassGroup::solve);  // with the ground projection
         return;
     }
@@ -693,10 +699,10 @@ void GpuSolver::iterate(const SimParams& params)
     }
     for (int iteration = 0; iteration < params.iterations; ++iteration) {
         if (gauss_seidel && colors_in_one_group_) {
-            solve_colors_in_one_group(1, 0, true, false);
+            solve_colors_in_one_group(1, 0, true, TetPass::step);
             pass_timer_.end(PassGroup::solve);  // with the ground projection
         } else if (gauss_seidel) {
-            solve_colors(false);
+            solve_colors(TetPass::step);
             pass_timer_.end(PassGroup::solve);
             dispatch(programs_.project_static, mesh_->vertex_count());
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -748,21 +754,35 @@ std::optional<float> GpuSolver::latest_mean_residual()
 void GpuSolver::warm_start() const
 {
     if (colors_in_one_group_) {
-        solve_colors_in_one_group(0, 0, false, true);
+        solve_colors_in_one_group(0, 0, false, TetPass::warm_start);
     } else {
-        solve_colors(true);
+        solve_colors(TetPass::warm_start);
     }
 }
 
-void GpuSolver::solve_colors(bool warm_start) const
+void GpuSolver::damp_strain_rates() const
+{
+    if (colors_in_one_group_) {
+        solve_colors_in_one_group(0, 0, false, TetPass::damp);
+    } else {
+        solve_colors(TetPass::damp);
+    }
+}
+
+void GpuSolver::solve_colors(TetPass tet_pass) const
 {
     const ComputePass& pass = programs_.solve_tets_colored;
+    const GLuint pass_kind = static_cast<GLuint>(tet_pass);
     glUseProgram(pass.program.get());
-    glUniform1ui(programs_.colored_warm_start, warm_start ? 1u : 0u);
+    glUniform1ui(programs_.colored_tet_pass, pass_kind);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kColorTets, color_tets_.get());
     const Csr& colors = mesh_->tet_colors;
     uint32_t c = 0;
-    if (sweep_mode_ != SweepMode::off) {
+    // The material damping walks colour by colour: through the narrow
+    // sweeps (several regions a workgroup) its velocities came out a few
+    // bits off the wide sweeps' and the colours', where the steps agree to
+    // the bit.
+    if (sweep_mode_ != SweepMode::off && tet_pass != TetPass::damp) {
         const bool narrow = sweep_mode_ == SweepMode::narrow;
         const int u = narrow ? 1 : 0;
         glUseProgram(narrow ? programs_.solve_tets_region_sweep_narrow.program.get()
@@ -774,7 +794,7 @@ void GpuSolver::solve_colors(bool warm_start) const
             glUniform1ui(programs_.sweep_colors[u], sweep.color_end - sweep.first_color);
             glUniform1ui(programs_.sweep_regions[u], sweep.regions);
             glUniform1ui(programs_.sweep_regions_per_group[u], per_group);
-            glUniform1ui(programs_.sweep_warm_start[u], warm_start ? 1u : 0u);
+            glUniform1ui(programs_.sweep_tet_pass[u], pass_kind);
             dispatch_groups((sweep.regions + per_group - 1) / per_group);
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
             c = sweep.color_end;
@@ -790,12 +810,13 @@ void GpuSolver::solve_colors(bool warm_start) const
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
     if (first_merged_color_ < colors.rows()) {
-        solve_colors_in_one_group(warm_start ? 0 : 1, first_merged_color_, false, warm_start);
+        solve_colors_in_one_group(tet_pass == TetPass::step ? 1 : 0, first_merged_color_, false,
+                                  tet_pass);
     }
 }
 
 void GpuSolver::solve_colors_in_one_group(int iterations, uint32_t first_color,
-                                          bool project_static, bool warm_start) const
+                                          bool project_static, TetPass tet_pass) const
 {
     const GLuint program = programs_.solve_tets_colored_one_group.program.get();
     glUseProgram(program);
@@ -805,7 +826,7 @@ void GpuSolver::solve_colors_in_one_group(int iterations, uint32_t first_color,
     glUniform1ui(programs_.one_group_color_end, static_cast<GLuint>(mesh_->tet_colors.rows()));
     glUniform1ui(programs_.one_group_iterations, static_cast<GLuint>(iterations));
     glUniform1ui(programs_.one_group_project_static, project_static ? 1u : 0u);
-    glUniform1ui(programs_.one_group_warm_start, warm_start ? 1u : 0u);
+    glUniform1ui(programs_.one_group_tet_pass, static_cast<GLuint>(tet_pass));
     dispatch_groups(1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }

@@ -171,14 +171,14 @@ private:
         GLint one_group_color_end = -1;
         GLint one_group_iterations = -1;
         GLint one_group_project_static = -1;
-        GLint one_group_warm_start = -1;
-        GLint colored_warm_start = -1;
+        GLint one_group_tet_pass = -1;
+        GLint colored_tet_pass = -1;
         // The sweep passes' uniforms: [0] wide, [1] narrow.
         GLint sweep_start[2] = {-1, -1};
         GLint sweep_colors[2] = {-1, -1};
         GLint sweep_regions[2] = {-1, -1};
         GLint sweep_regions_per_group[2] = {-1, -1};
-        GLint sweep_warm_start[2] = {-1, -1};
+        GLint sweep_tet_pass[2] = {-1, -1};
     };
     static Result<Programs> compile(const ShaderLibrary& shaders);
 
@@ -210,15 +210,20 @@ private:
     // One dispatch per region sweep when they are on (sweep_mode_), then one
     // per colour up to the tail of small colours, which share one
     // (first_merged_color_).
-    // With warm_start, the substep's warm start instead (tet_step.glsl).
-    void solve_colors(bool warm_start) const;
+    // What the colour passes do to each tet, as tet_step.glsl's TET_PASS_*.
+    enum class TetPass : GLuint { step = 0, warm_start = 1, damp = 2 };
+    // With another tet_pass than a step, that pass instead.
+    void solve_colors(TetPass tet_pass) const;
     // Colours first_color to the last, `iterations` times, in one
     // workgroup; each iteration ends with the static projection if asked.
-    // With warm_start, the warm start walks the colours first.
+    // With another tet_pass than a step, that pass walks the colours first.
     void solve_colors_in_one_group(int iterations, uint32_t first_color, bool project_static,
-                                   bool warm_start) const;
+                                   TetPass tet_pass) const;
     // Gauss-Seidel: the substep's warm start, colour by colour.
     void warm_start() const;
+    // After a substep, either method: the material damping of the
+    // velocities, colour by colour (tm_damp_strain_rate).
+    void damp_strain_rates() const;
     void dispatch(const ComputePass& pass, size_t items) const;
     // Makes the Jacobi pass's buffer once it first runs on this world.
     void size_jacobi_deltas();

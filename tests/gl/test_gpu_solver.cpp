@@ -198,7 +198,9 @@ TEST_F(GpuSolverTest, DroppedBodiesStayAboveTheGround)
                 lowest = std::min(lowest, compute_stats(*mesh, positions_of(*gpu), {}).min_y_m);
             }
         }
-        EXPECT_GE(lowest, 0.0f) << mesh->name;
+        // Rounding of predicted + correction may leave a grounded vertex
+        // a few 1e-11 m below (the cube: 1.5e-11 m).
+        EXPECT_GE(lowest, -1e-9f) << mesh->name;
         EXPECT_LT(lowest, 1e-3f) << mesh->name << " reached the ground";
     }
 }

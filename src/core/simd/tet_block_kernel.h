@@ -1,5 +1,6 @@
 // The Gauss-Seidel tet step over blocks of tets, one tet per SIMD lane: the
-// same maths as tm_solve_tet and tm_warm_start_tet (shaders/tet_math.glsl)
+// same maths as tm_solve_tet, tm_warm_start_tet and tm_damp_strain_rate
+// (shaders/tet_math.glsl)
 // with every branch made a per-lane select. One kernel is compiled per instruction set (AVX-512,
 // AVX2 + FMA, SSE2) and the widest this CPU runs is chosen at start-up.
 #pragma once
@@ -42,6 +43,13 @@ struct TetBlockStep {
     // add the corrections they stand for (tm_warm_start_tet).
     bool warm_start = false;
     float warm_fraction = 0.0f;
+    // true: instead of a step, damp the velocities after a substep
+    // (tm_damp_strain_rate) with compliances times damping_inv_h_tau = 1 /
+    // (h tau); the positions are read where they ended.
+    bool damp = false;
+    const float* positions = nullptr;  // x y z per vertex
+    float* velocities = nullptr;       // x y z per vertex; the damping adds to them
+    float damping_inv_h_tau = 0.0f;
 };
 
 // A block's sums over its real tets, from its latest step.
@@ -52,8 +60,8 @@ struct BlockSums {
 
 // Steps blocks [first_block, end_block), which must not share a vertex (one
 // colour, or part of one), and stores each block's sums in
-// block_sums[block]; with step.warm_start, applies their warm start instead
-// and stores nothing.
+// block_sums[block]; with step.warm_start, applies their warm start instead,
+// with step.damp their material damping, and stores nothing.
 using TetBlockKernel = void (*)(const TetBlockArrays& blocks, const TetBlockStep& step,
                                 size_t first_block, size_t end_block, BlockSums* block_sums);
 

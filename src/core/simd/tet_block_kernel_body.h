@@ -51,6 +51,12 @@ inline m3 mul_transposed(const m3& a, const m3& b)
     r.c[2] = a.c[0] * b.c[0].z + a.c[1] * b.c[1].z + a.c[2] * b.c[2].z;
     return r;
 }
+inline m3 transpose(const m3& m)
+{
+    return {{{m.c[0].x, m.c[1].x, m.c[2].x},
+             {m.c[0].y, m.c[1].y, m.c[2].y},
+             {m.c[0].z, m.c[1].z, m.c[2].z}}};
+}
 inline m3 identity()
 {
     const vf one = splat(1.0f);
@@ -65,6 +71,11 @@ constexpr float kQrEpsilon = 1.0e-15f;
 constexpr int kJacobiSweeps = 5;
 constexpr float kShapeDeterminantFloor = 1.0e-30f;
 constexpr float kDenominatorFloor = 1.0e-20f;
+constexpr float kHalfSqrt2 = 0.70710678118654752f;  // TM_HALF_SQRT2
+
+// tm_symmetric_row and tm_symmetric_column.
+constexpr int symmetric_row(int k) { return k < 3 ? k : (k == 5 ? 1 : 0); }
+constexpr int symmetric_column(int k) { return k < 3 ? k : (k == 3 ? 1 : 2); }
 constexpr float kPolarNewtonMaxStep = 1.0e-2f;
 constexpr float kPolarDefiniteFloor = 1.0e-4f;
 
@@ -491,27 +502,17 @@ struct LaneSums {
     vf shape_step;  // |dLambda| of the shape multiplier
 };
 
-// tm_solve_tet on one block.
-inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
+// tm_deformation_gradient.
+inline m3 deformation_gradient(const v3* x, const m3& B)
 {
-    const BlockCorners corners = gather_corners(blocks, step, slot);
-    const vf* w = corners.w;
-    v3 x[4];
-    for (int a = 0; a < 4; ++a) {
-        // x = predicted + correction: the positions the scalar solver keeps.
-        x[a] = corners.predicted[a] + corners.correction[a];
-    }
-    const m3 Bm = load_m3(blocks.b, slot);
-    const vf inv_rest_volume = tb_load(blocks.inv_rest_volume + slot);
-    m3 lambda_shape = load_m3(blocks.lambda_shape, slot);
-    vf lambda_volume = tb_load(blocks.lambda_volume + slot);
-    // alpha~ = (1 / (2 mu V0)) / h^2, as tm_solve_tet's callers compute it.
-    const vf alpha_shape = tb_load(blocks.shape_compliance + slot) * step.inv_h2;
-
-    // Shape (tm_tet_rotation): a block takes the signed SVD only when one
-    // of its lanes needs it.
     const m3 Ds = {{x[1] - x[0], x[2] - x[0], x[3] - x[0]}};
-    const m3 F = mul(Ds, Bm);
+    return mul(Ds, B);
+}
+
+// tm_tet_rotation, the block's rotations updated: a block takes the signed
+// SVD only when one of its lanes needs it.
+inline m3 tet_rotation(const TetBlockArrays& blocks, size_t slot, const m3& F, const vf* w)
+{
     vf q[4];
     for (int i = 0; i < 4; ++i) q[i] = tb_load(blocks.rotation[i] + slot);
     const vmask found = polar_newton_step(F, q);
@@ -531,6 +532,28 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
         for (int i = 0; i < 4; ++i) q[i] = select(needs_svd, q_svd[i], q[i]);
     }
     for (int i = 0; i < 4; ++i) tb_store(blocks.rotation[i] + slot, q[i]);
+    return R;
+}
+
+// tm_solve_tet on one block.
+inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
+{
+    const BlockCorners corners = gather_corners(blocks, step, slot);
+    const vf* w = corners.w;
+    v3 x[4];
+    for (int a = 0; a < 4; ++a) {
+        // x = predicted + correction: the positions the scalar solver keeps.
+        x[a] = corners.predicted[a] + corners.correction[a];
+    }
+    const m3 Bm = load_m3(blocks.b, slot);
+    const vf inv_rest_volume = tb_load(blocks.inv_rest_volume + slot);
+    m3 lambda_shape = load_m3(blocks.lambda_shape, slot);
+    vf lambda_volume = tb_load(blocks.lambda_volume + slot);
+    // alpha~ = (1 / (2 mu V0)) / h^2, as tm_solve_tet's callers compute it.
+    const vf alpha_shape = tb_load(blocks.shape_compliance + slot) * step.inv_h2;
+
+    const m3 F = deformation_gradient(x, Bm);
+    const m3 R = tet_rotation(blocks, slot, F, w);
     m3 rhs;
     for (int column = 0; column < 3; ++column) {
         rhs.c[column] = F.c[column] - R.c[column] + alpha_shape * lambda_shape.c[column];
@@ -598,6 +621,117 @@ inline void warm_start_block(const TetBlockArrays& blocks, const TetBlockStep& s
     scatter_corrections(step, corners, d);
 }
 
+// tm_damp_strain_rate on one block: its corners' velocities damped.
+inline void damp_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
+{
+    vi corner3[4];
+    v3 x[4];
+    v3 v[4];
+    vf w[4];
+    for (int a = 0; a < 4; ++a) {
+        corner3[a] = tb_load(blocks.corner[a] + slot) * 3;
+        tb_gather_xyz(step.positions, corner3[a], x[a].x, x[a].y, x[a].z);
+        tb_gather_xyz(step.velocities, corner3[a], v[a].x, v[a].y, v[a].z);
+        w[a] = tb_load(blocks.inverse_mass[a] + slot);
+    }
+    const m3 Bm = load_m3(blocks.b, slot);
+    const m3 F = deformation_gradient(x, Bm);
+    const m3 Ft = transpose(F);
+    const m3 C = mul(Ft, F);
+    const m3 rate = mul(Ft, deformation_gradient(v, Bm));
+    const v3 b1 = {Bm.c[0].x, Bm.c[1].x, Bm.c[2].x};
+    const v3 b2 = {Bm.c[0].y, Bm.c[1].y, Bm.c[2].y};
+    const v3 b3 = {Bm.c[0].z, Bm.c[1].z, Bm.c[2].z};
+    const v3 b0 = -(b1 + b2 + b3);
+    // W = sum_a w_a b_a b_a^T, term by term as glm's outerProduct sums.
+    m3 W;
+    for (int column = 0; column < 3; ++column) {
+        const vf c0 = column == 0 ? b0.x : column == 1 ? b0.y : b0.z;
+        const vf c1 = column == 0 ? b1.x : column == 1 ? b1.y : b1.z;
+        const vf c2 = column == 0 ? b2.x : column == 1 ? b2.y : b2.z;
+        const vf c3 = column == 0 ? b3.x : column == 1 ? b3.y : b3.z;
+        W.c[column] = w[0] * (b0 * c0) + w[1] * (b1 * c1) + w[2] * (b2 * c2) + w[3] * (b3 * c3);
+    }
+    const auto entry = [](const m3& m, int column, int row) {
+        const v3& c = m.c[column];
+        return row == 0 ? c.x : row == 1 ? c.y : c.z;
+    };
+    const vf inv_h_tau = splat(step.damping_inv_h_tau);
+    const vf alpha_shape = tb_load(blocks.shape_compliance + slot) * inv_h_tau;
+    const vf half_sqrt2 = splat(kHalfSqrt2);
+    vf a[6][6];
+    vf r[6];
+    for (int k = 0; k < 6; ++k) {
+        const int i = symmetric_row(k);
+        const int j = symmetric_column(k);
+        const vf s_k = k < 3 ? splat(1.0f) : half_sqrt2;
+        r[k] = k < 3 ? entry(rate, i, i) : s_k * (entry(rate, j, i) + entry(rate, i, j));
+        for (int l = 0; l <= k; ++l) {
+            const int p = symmetric_row(l);
+            const int q = symmetric_column(l);
+            const vf s_l = l < 3 ? splat(1.0f) : half_sqrt2;
+            vf sum = entry(C, j, p) * entry(W, q, i);
+            if (l >= 3) sum = sum + entry(C, j, q) * entry(W, p, i);
+            if (k >= 3) {
+                sum = sum + entry(C, i, p) * entry(W, q, j);
+                if (l >= 3) sum = sum + entry(C, i, q) * entry(W, p, j);
+            }
+            a[k][l] = k == l ? s_k * s_l * sum + alpha_shape : s_k * s_l * sum + splat(0.0f);
+        }
+    }
+    vf d[6];
+    vmask solvable = splat(0.0f) >= splat(0.0f);  // every lane
+    for (int j = 0; j < 6; ++j) {
+        vf pivot = a[j][j];
+        for (int m = 0; m < j; ++m) pivot = pivot - a[j][m] * a[j][m] * d[m];
+        solvable = solvable & (pivot > 0.0f);
+        d[j] = select(solvable, pivot, splat(1.0f));
+        for (int i = j + 1; i < 6; ++i) {
+            vf value = a[i][j];
+            for (int m = 0; m < j; ++m) value = value - a[i][m] * a[j][m] * d[m];
+            a[i][j] = value / d[j];
+        }
+    }
+    vf mu[6];
+    for (int i = 0; i < 6; ++i) {
+        vf y = r[i];
+        for (int m = 0; m < i; ++m) y = y - a[i][m] * mu[m];
+        mu[i] = y;
+    }
+    for (int i = 5; i >= 0; --i) {
+        vf z = mu[i] / d[i];
+        for (int m = i + 1; m < 6; ++m) z = z - a[m][i] * mu[m];
+        mu[i] = select(solvable, z, splat(0.0f));
+    }
+    const m3 lambda = {{{mu[0], mu[3] * half_sqrt2, mu[4] * half_sqrt2},
+                        {mu[3] * half_sqrt2, mu[1], mu[5] * half_sqrt2},
+                        {mu[4] * half_sqrt2, mu[5] * half_sqrt2, mu[2]}}};
+    const m3 product = mul(F, lambda);
+    m3 damping;
+    for (int column = 0; column < 3; ++column) {
+        damping.c[column] = product.c[column] * splat(-1.0f);
+    }
+    v3 dv[4];
+    shape_corrections(damping, Bm, w, dv);
+    if (step.volume_enabled) {
+        const vf volume_compliance = tb_load(blocks.volume_compliance + slot);
+        const vmask volume_on = volume_compliance >= 0.0f;
+        v3 g[4];
+        volume_gradients(x[0], x[1], x[2], x[3], tb_load(blocks.inv_rest_volume + slot), g);
+        g[0] = -(g[1] + g[2] + g[3]);
+        vf volume_rate = dot(g[0], v[0] + dv[0]);
+        for (int c = 1; c < 4; ++c) volume_rate = volume_rate + dot(g[c], v[c] + dv[c]);
+        vf lambda_volume = splat(0.0f);
+        const vf dl = xpbd_dlambda(volume_on, volume_rate, g[0], g[1], g[2], g[3], w,
+                                   volume_compliance * inv_h_tau, lambda_volume);
+        for (int c = 0; c < 4; ++c) dv[c] = dv[c] + (w[c] * dl) * g[c];
+    }
+    for (int c = 0; c < 4; ++c) {
+        const v3 updated = v[c] + dv[c];
+        tb_scatter_xyz(step.velocities, corner3[c], updated.x, updated.y, updated.z);
+    }
+}
+
 // Steps the kLanes tets of the blocks from `first_block` on (or, with
 // step.warm_start, applies their warm start) and stores each block's sums
 // over its real tets.
@@ -608,6 +742,10 @@ inline void solve_and_sum(const TetBlockArrays& blocks, const TetBlockStep& step
     const size_t slot = first_block * static_cast<size_t>(lanes);
     if (step.warm_start) {
         warm_start_block(blocks, step, slot);
+        return;
+    }
+    if (step.damp) {
+        damp_block(blocks, step, slot);
         return;
     }
     const LaneSums sums = solve_block(blocks, step, slot);
