@@ -9,10 +9,10 @@
 //
 //   softbody-shape-prototype [--form scalar|nine|six]
 //                            [--warm none|all|fraction:B|tet:C|mesh:C|residual:C]
-//                            [--test stiffness|rest|release|mirror] [--preset
+//                            [--test stiffness|rest|release|mirror|bounce] [--preset
 //                            NAME]
 //                            [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]
-//                            [--damping-tau SECONDS]
+//                            [--damping-tau SECONDS] [--strain-rate-tau SECONDS]
 //
 // Forms: `scalar` C = |F - R| with one multiplier (the solvers' before); `nine` the
 // nine entries of F - R, R held within a step, a 3 x 3 multiplier in world
@@ -25,13 +25,14 @@
 // |C + alpha~ Lambda| before the step instead (all clamped to [0, 1]).
 // `--damping-tau` adds XPBD's constraint damping to the nine-entry form,
 // gamma = tau / h (a damping proportional to the stiffness, of time
-// constant tau).
+// constant tau). `--strain-rate-tau` adds the solvers' material damping.
 // Tests: `stiffness` the beam cantilever of softbody-stiffness-sweep against
 // the exact static answer at 0.1 to 100 MPa (or --youngs); `rest` the preset
 // dropped as it drops, its fastest vertex every second for 15 s and how far
 // any vertex moved since 5 s; `release` the preset in free space, 30%
 // stretched along x and spinning, its angular momentum and kinetic energy;
-// `mirror` the preset turned inside out in free space, its inverted tets.
+// `mirror` the preset turned inside out in free space, its inverted tets;
+// `bounce` the preset dropped, its centroid's height every 0.05 s for 2 s.
 #include "cantilever.h"
 #include "core/contact_math.h"
 #include "core/material.h"
@@ -71,6 +72,9 @@ struct Options {
     // eq. 26) with gamma = tau / h: a stiffness-proportional damping of time
     // constant tau (s); 0: none.
     float damping_tau_s = 0.0f;
+    // The solvers' material damping after each substep (tm_damp_strain_rate),
+    // time constant tau (s); 0: none, as the solvers' before it.
+    float strain_rate_tau_s = 0.0f;
     std::string test = "rest";
     std::string preset = "bunny";
     std::optional<float> youngs_pa;
@@ -235,10 +239,36 @@ public:
                 }
                 v[i] = velocity;
             }
+            if (options_.strain_rate_tau_s > 0.0f) damp_strain_rates(h);
         }
     }
 
 private:
+    // The solvers' material damping (tm_damp_strain_rate) of time constant
+    // tau, tet by tet in colour order after the substep.
+    void damp_strain_rates(float h)
+    {
+        const Csr& colors = mesh_.tet_colors;
+        const float inv_h_tau = 1.0f / (h * options_.strain_rate_tau_s);
+        for (size_t c = 0; c + 1 < colors.offsets.size(); ++c) {
+            for (uint32_t e = colors.offsets[c]; e < colors.offsets[c + 1]; ++e) {
+                const size_t t = colors.entries[e];
+                const glm::uvec4 tet = mesh_.tets[t];
+                const glm::vec4 w(inverse_masses_[tet.x], inverse_masses_[tet.y],
+                                  inverse_masses_[tet.z], inverse_masses_[tet.w]);
+                const bool volume_on = volume_compliance_[t] >= 0.0f;
+                vec3 dv[4];
+                tet_math::tm_damp_strain_rate(
+                    x[tet.x], x[tet.y], x[tet.z], x[tet.w], v[tet.x], v[tet.y], v[tet.z],
+                    v[tet.w], w, inv_rest_shapes_[t], mesh_.rest_volumes_m3[t],
+                    shape_compliance_[t] * inv_h_tau,
+                    volume_on ? volume_compliance_[t] * inv_h_tau : 0.0f, volume_on, dv[0], dv[1],
+                    dv[2], dv[3]);
+                for (int a = 0; a < 4; ++a) v[tet[a]] += dv[a];
+            }
+        }
+    }
+
     // The corner vectors b_a with F = sum_a x_a b_a^T (b_0 = -b_1 - b_2 - b_3).
     void corner_vectors(size_t t, dvec3* b) const
     {
@@ -448,6 +478,24 @@ int test_rest(const Options& options)
     return 0;
 }
 
+// The preset dropped as it drops: its centroid's height every 0.05 s for
+// 2 s (how deep it squashes, how high it bounces).
+int test_bounce(const Options& options)
+{
+    const auto world = preset_world(options.preset);
+    PrototypeSolver solver(*world->mesh, preset_youngs(options.preset, options), options);
+    for (int frame = 1; frame <= 120; ++frame) {
+        solver.step_frame();
+        if (frame % 3 != 0) continue;
+        vec3 centre(0.0f);
+        float lowest = 1e9f;
+        for (const vec3& p : solver.x) centre += p, lowest = std::min(lowest, p.y);
+        centre /= float(solver.x.size());
+        std::printf("%5.2f s  centroid y %.4f m  lowest %.4f m\n", frame / 60.0, centre.y, lowest);
+    }
+    return 0;
+}
+
 int test_release(const Options& options)
 {
     const auto world = preset_world(options.preset);
@@ -575,6 +623,8 @@ bool parse(int argc, char** argv, Options& options)
             options.preset = value;
         } else if (flag == "--youngs") {
             options.youngs_pa = std::strtof(value.c_str(), nullptr);
+        } else if (flag == "--strain-rate-tau") {
+            options.strain_rate_tau_s = std::strtof(value.c_str(), nullptr);
         } else if (flag == "--damping-tau") {
             options.damping_tau_s = std::strtof(value.c_str(), nullptr);
         } else if (flag == "--schedule") {
@@ -588,7 +638,7 @@ bool parse(int argc, char** argv, Options& options)
     return options.substeps >= 1 && options.iterations >= 1 &&
            (!options.youngs_pa || *options.youngs_pa > 0.0f) &&
            (options.test == "rest" || options.test == "release" || options.test == "stiffness" ||
-            options.test == "mirror");
+            options.test == "mirror" || options.test == "bounce");
 }
 
 }  // namespace
@@ -600,14 +650,15 @@ int main(int argc, char** argv)
         std::fprintf(stderr,
                      "usage: %s [--form scalar|nine|six]\n"
                      "          [--warm none|all|fraction:B|tet:C|mesh:C|residual:C]\n"
-                     "          [--test stiffness|rest|release|mirror] [--preset NAME]\n"
+                     "          [--test stiffness|rest|release|mirror|bounce] [--preset NAME]\n"
                      "          [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]\n"
-                     "          [--damping-tau SECONDS]\n",
+                     "          [--damping-tau SECONDS] [--strain-rate-tau SECONDS]\n",
                      argv[0]);
         return 2;
     }
     if (options.test == "stiffness") return test_stiffness(options);
     if (options.test == "release") return test_release(options);
     if (options.test == "mirror") return test_mirror(options);
+    if (options.test == "bounce") return test_bounce(options);
     return test_rest(options);
 }
