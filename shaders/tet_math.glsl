@@ -655,17 +655,7 @@ TM_FN void tm_keep_angular_momentum(vec3 s0, vec3 s1, vec3 s2, vec3 s3, vec4 w,
 
 // The symmetric 3 x 3 matrices in an orthonormal basis: E_k for k < 3 is
 // e_k e_k^T; E_3, E_4, E_5 are (e_i e_j^T + e_j e_i^T) / sqrt(2) for the
-// pairs xy, xz, yz. tm_symmetric_row and _column give k's pair.
-TM_FN int tm_symmetric_row(int k)
-{
-    return k < 3 ? k : (k == 5 ? 1 : 0);
-}
-
-TM_FN int tm_symmetric_column(int k)
-{
-    return k < 3 ? k : (k == 3 ? 1 : 2);
-}
-
+// pairs xy, xz, yz.
 const float TM_HALF_SQRT2 = 0.70710678118654752f;
 
 TM_FN void tm_damp_strain_rate(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec3 v0, vec3 v1, vec3 v2,
@@ -685,67 +675,93 @@ TM_FN void tm_damp_strain_rate(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec3 v0, vec3
              w.z * outerProduct(b2, b2) + w.w * outerProduct(b3, b3);
     // The step lambda = sum_k mu_k E_k solves sym(C lambda W) + alpha lambda
     // = sym(F^T dF/dt): a 6 x 6 system, symmetric positive definite, in the
-    // basis above a[k][l] = <E_k, C E_l W> + alpha delta_kl; its lower
-    // half, then LDL^T.
-    float a[6][6];
-    float r[6];
-    for (int k = 0; k < 6; ++k) {
-        int i = tm_symmetric_row(k);
-        int j = tm_symmetric_column(k);
-        float s_k = k < 3 ? 1.0f : TM_HALF_SQRT2;
-        r[k] = k < 3 ? rate[i][i] : s_k * (rate[j][i] + rate[i][j]);
-        for (int l = 0; l <= k; ++l) {
-            int p = tm_symmetric_row(l);
-            int q = tm_symmetric_column(l);
-            float s_l = l < 3 ? 1.0f : TM_HALF_SQRT2;
-            float sum = C[j][p] * W[q][i];
-            if (l >= 3) {
-                sum += C[j][q] * W[p][i];
-            }
-            if (k >= 3) {
-                sum += C[i][p] * W[q][j];
-                if (l >= 3) {
-                    sum += C[i][q] * W[p][j];
-                }
-            }
-            a[k][l] = s_k * s_l * sum + (k == l ? alpha_shape : 0.0f);
-        }
-    }
-    float d[6];
+    // basis above a_kl = <E_k, C E_l W> + alpha delta_kl (its lower half;
+    // r the right-hand side), solved by LDL^T. Written out term by term
+    // (tools/damping_system.py prints it): with arrays and loops llvmpipe
+    // took a tet's damping twice as long as its step.
+    float r0 = rate[0][0];
+    float r1 = rate[1][1];
+    float r2 = rate[2][2];
+    float r3 = TM_HALF_SQRT2 * (rate[1][0] + rate[0][1]);
+    float r4 = TM_HALF_SQRT2 * (rate[2][0] + rate[0][2]);
+    float r5 = TM_HALF_SQRT2 * (rate[2][1] + rate[1][2]);
+    float a00 = C[0][0] * W[0][0] + alpha_shape;
+    float a10 = C[1][0] * W[0][1];
+    float a11 = C[1][1] * W[1][1] + alpha_shape;
+    float a20 = C[2][0] * W[0][2];
+    float a21 = C[2][1] * W[1][2];
+    float a22 = C[2][2] * W[2][2] + alpha_shape;
+    float a30 = (TM_HALF_SQRT2) * (C[1][0] * W[0][0] + C[0][0] * W[0][1]);
+    float a31 = (TM_HALF_SQRT2) * (C[1][1] * W[1][0] + C[0][1] * W[1][1]);
+    float a32 = (TM_HALF_SQRT2) * (C[1][2] * W[2][0] + C[0][2] * W[2][1]);
+    float a33 = (TM_HALF_SQRT2 * TM_HALF_SQRT2) * (C[1][0] * W[1][0] + C[1][1] * W[0][0]
+            + C[0][0] * W[1][1] + C[0][1] * W[0][1]) + alpha_shape;
+    float a40 = (TM_HALF_SQRT2) * (C[2][0] * W[0][0] + C[0][0] * W[0][2]);
+    float a41 = (TM_HALF_SQRT2) * (C[2][1] * W[1][0] + C[0][1] * W[1][2]);
+    float a42 = (TM_HALF_SQRT2) * (C[2][2] * W[2][0] + C[0][2] * W[2][2]);
+    float a43 = (TM_HALF_SQRT2 * TM_HALF_SQRT2) * (C[2][0] * W[1][0] + C[2][1] * W[0][0]
+            + C[0][0] * W[1][2] + C[0][1] * W[0][2]);
+    float a44 = (TM_HALF_SQRT2 * TM_HALF_SQRT2) * (C[2][0] * W[2][0] + C[2][2] * W[0][0]
+            + C[0][0] * W[2][2] + C[0][2] * W[0][2]) + alpha_shape;
+    float a50 = (TM_HALF_SQRT2) * (C[2][0] * W[0][1] + C[1][0] * W[0][2]);
+    float a51 = (TM_HALF_SQRT2) * (C[2][1] * W[1][1] + C[1][1] * W[1][2]);
+    float a52 = (TM_HALF_SQRT2) * (C[2][2] * W[2][1] + C[1][2] * W[2][2]);
+    float a53 = (TM_HALF_SQRT2 * TM_HALF_SQRT2) * (C[2][0] * W[1][1] + C[2][1] * W[0][1]
+            + C[1][0] * W[1][2] + C[1][1] * W[0][2]);
+    float a54 = (TM_HALF_SQRT2 * TM_HALF_SQRT2) * (C[2][0] * W[2][1] + C[2][2] * W[0][1]
+            + C[1][0] * W[2][2] + C[1][2] * W[0][2]);
+    float a55 = (TM_HALF_SQRT2 * TM_HALF_SQRT2) * (C[2][1] * W[2][1] + C[2][2] * W[1][1]
+            + C[1][1] * W[2][2] + C[1][2] * W[1][2]) + alpha_shape;
     bool solvable = true;
-    for (int j = 0; j < 6; ++j) {
-        float pivot = a[j][j];
-        for (int m = 0; m < j; ++m) {
-            pivot -= a[j][m] * a[j][m] * d[m];
-        }
-        solvable = solvable && pivot > 0.0f;
-        d[j] = solvable ? pivot : 1.0f;
-        for (int i = j + 1; i < 6; ++i) {
-            float entry = a[i][j];
-            for (int m = 0; m < j; ++m) {
-                entry -= a[i][m] * a[j][m] * d[m];
-            }
-            a[i][j] = entry / d[j];  // L, below the diagonal
-        }
-    }
-    float mu[6];
-    for (int i = 0; i < 6; ++i) {
-        float y = r[i];
-        for (int m = 0; m < i; ++m) {
-            y -= a[i][m] * mu[m];
-        }
-        mu[i] = y;
-    }
-    for (int i = 5; i >= 0; --i) {
-        float z = mu[i] / d[i];
-        for (int m = i + 1; m < 6; ++m) {
-            z -= a[m][i] * mu[m];
-        }
-        mu[i] = solvable ? z : 0.0f;
-    }
-    mat3 lambda = mat3(mu[0], mu[3] * TM_HALF_SQRT2, mu[4] * TM_HALF_SQRT2,
-                       mu[3] * TM_HALF_SQRT2, mu[1], mu[5] * TM_HALF_SQRT2,
-                       mu[4] * TM_HALF_SQRT2, mu[5] * TM_HALF_SQRT2, mu[2]);
+    float pivot0 = a00;
+    solvable = solvable && pivot0 > 0.0f;
+    float d0 = solvable ? pivot0 : 1.0f;
+    float l10 = (a10) / d0;
+    float l20 = (a20) / d0;
+    float l30 = (a30) / d0;
+    float l40 = (a40) / d0;
+    float l50 = (a50) / d0;
+    float pivot1 = a11 - l10 * l10 * d0;
+    solvable = solvable && pivot1 > 0.0f;
+    float d1 = solvable ? pivot1 : 1.0f;
+    float l21 = (a21 - l20 * l10 * d0) / d1;
+    float l31 = (a31 - l30 * l10 * d0) / d1;
+    float l41 = (a41 - l40 * l10 * d0) / d1;
+    float l51 = (a51 - l50 * l10 * d0) / d1;
+    float pivot2 = a22 - l20 * l20 * d0 - l21 * l21 * d1;
+    solvable = solvable && pivot2 > 0.0f;
+    float d2 = solvable ? pivot2 : 1.0f;
+    float l32 = (a32 - l30 * l20 * d0 - l31 * l21 * d1) / d2;
+    float l42 = (a42 - l40 * l20 * d0 - l41 * l21 * d1) / d2;
+    float l52 = (a52 - l50 * l20 * d0 - l51 * l21 * d1) / d2;
+    float pivot3 = a33 - l30 * l30 * d0 - l31 * l31 * d1 - l32 * l32 * d2;
+    solvable = solvable && pivot3 > 0.0f;
+    float d3 = solvable ? pivot3 : 1.0f;
+    float l43 = (a43 - l40 * l30 * d0 - l41 * l31 * d1 - l42 * l32 * d2) / d3;
+    float l53 = (a53 - l50 * l30 * d0 - l51 * l31 * d1 - l52 * l32 * d2) / d3;
+    float pivot4 = a44 - l40 * l40 * d0 - l41 * l41 * d1 - l42 * l42 * d2 - l43 * l43 * d3;
+    solvable = solvable && pivot4 > 0.0f;
+    float d4 = solvable ? pivot4 : 1.0f;
+    float l54 = (a54 - l50 * l40 * d0 - l51 * l41 * d1 - l52 * l42 * d2 - l53 * l43 * d3) / d4;
+    float pivot5 = a55 - l50 * l50 * d0 - l51 * l51 * d1 - l52 * l52 * d2 - l53 * l53 * d3
+            - l54 * l54 * d4;
+    solvable = solvable && pivot5 > 0.0f;
+    float d5 = solvable ? pivot5 : 1.0f;
+    float y0 = r0;
+    float y1 = r1 - l10 * y0;
+    float y2 = r2 - l20 * y0 - l21 * y1;
+    float y3 = r3 - l30 * y0 - l31 * y1 - l32 * y2;
+    float y4 = r4 - l40 * y0 - l41 * y1 - l42 * y2 - l43 * y3;
+    float y5 = r5 - l50 * y0 - l51 * y1 - l52 * y2 - l53 * y3 - l54 * y4;
+    float mu5 = solvable ? y5 / d5 : 0.0f;
+    float mu4 = solvable ? y4 / d4 - l54 * mu5 : 0.0f;
+    float mu3 = solvable ? y3 / d3 - l43 * mu4 - l53 * mu5 : 0.0f;
+    float mu2 = solvable ? y2 / d2 - l32 * mu3 - l42 * mu4 - l52 * mu5 : 0.0f;
+    float mu1 = solvable ? y1 / d1 - l21 * mu2 - l31 * mu3 - l41 * mu4 - l51 * mu5 : 0.0f;
+    float mu0 = solvable ? y0 / d0 - l10 * mu1 - l20 * mu2 - l30 * mu3 - l40 * mu4
+            - l50 * mu5 : 0.0f;
+    mat3 lambda = mat3(mu0, mu3 * TM_HALF_SQRT2, mu4 * TM_HALF_SQRT2, mu3 * TM_HALF_SQRT2, mu1,
+                       mu5 * TM_HALF_SQRT2, mu4 * TM_HALF_SQRT2, mu5 * TM_HALF_SQRT2, mu2);
     // dv_a = -w_a F lambda b_a.
     tm_shape_corrections(F * lambda * (-1.0f), B, w, dv0, dv1, dv2, dv3);
     if (volume_enabled) {

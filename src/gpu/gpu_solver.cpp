@@ -778,11 +778,7 @@ void GpuSolver::solve_colors(TetPass tet_pass) const
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kColorTets, color_tets_.get());
     const Csr& colors = mesh_->tet_colors;
     uint32_t c = 0;
-    // The material damping walks colour by colour: through the narrow
-    // sweeps (several regions a workgroup) its velocities came out a few
-    // bits off the wide sweeps' and the colours', where the steps agree to
-    // the bit.
-    if (sweep_mode_ != SweepMode::off && tet_pass != TetPass::damp) {
+    if (sweep_mode_ != SweepMode::off) {
         const bool narrow = sweep_mode_ == SweepMode::narrow;
         const int u = narrow ? 1 : 0;
         glUseProgram(narrow ? programs_.solve_tets_region_sweep_narrow.program.get()

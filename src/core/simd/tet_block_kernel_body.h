@@ -72,10 +72,6 @@ constexpr int kJacobiSweeps = 5;
 constexpr float kShapeDeterminantFloor = 1.0e-30f;
 constexpr float kDenominatorFloor = 1.0e-20f;
 constexpr float kHalfSqrt2 = 0.70710678118654752f;  // TM_HALF_SQRT2
-
-// tm_symmetric_row and tm_symmetric_column.
-constexpr int symmetric_row(int k) { return k < 3 ? k : (k == 5 ? 1 : 0); }
-constexpr int symmetric_column(int k) { return k < 3 ? k : (k == 3 ? 1 : 2); }
 constexpr float kPolarNewtonMaxStep = 1.0e-2f;
 constexpr float kPolarDefiniteFloor = 1.0e-4f;
 
@@ -620,6 +616,11 @@ inline void warm_start_block(const TetBlockArrays& blocks, const TetBlockStep& s
     keep_angular_momentum(corners.start, w, d);
     scatter_corrections(step, corners, d);
 }
+
+// The pair (row, column) of basis matrix E_k of tm_damp_strain_rate: xx,
+// yy, zz, xy, xz, yz.
+constexpr int symmetric_row(int k) { return k < 3 ? k : (k == 5 ? 1 : 0); }
+constexpr int symmetric_column(int k) { return k < 3 ? k : (k == 3 ? 1 : 2); }
 
 // tm_damp_strain_rate on one block: its corners' velocities damped.
 inline void damp_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
