@@ -19,7 +19,8 @@
 
 // Per vertex.
 layout(std430, binding = 0) SIM_VERTEX_WRITES_SEEN buffer Positions { vec4 positions[]; };  // xyz m
-layout(std430, binding = 1) SIM_VERTEX_WRITES_SEEN buffer Velocities { vec4 velocities[]; };  // xyz m/s
+// xyz m/s; the material damping's region sweeps read what their group wrote.
+layout(std430, binding = 1) SIM_VERTEX_WRITES_SEEN buffer Velocities { vec4 velocities[]; };
 layout(std430, binding = 2) buffer Predicted { vec4 predicted[]; };          // xyz x after predict
 layout(std430, binding = 3) SIM_VERTEX_WRITES_SEEN buffer Corrections { vec4 corrections[]; };  // xyz correction, w ground push
 layout(std430, binding = 4) readonly buffer InverseMasses { float inverse_masses[]; };  // 0: pinned

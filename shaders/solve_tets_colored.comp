@@ -1,8 +1,9 @@
 #version 430 core
 // Pass 3a, Gauss-Seidel, for meshes with large colours: the tets of one
 // colour (no two share a vertex), each with a full step written straight into
-// its corners (or its warm start, or its material damping). Dispatched once per colour, in order, so every colour sees the
-// corrections of the ones before: what the CPU solver does, in the same order.
+// its corners (or its warm start, or its material damping). Dispatched once
+// per colour, in order, so every colour sees the corrections of the ones
+// before: what the CPU solver does, in the same order.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
 #include "tet_math.glsl"

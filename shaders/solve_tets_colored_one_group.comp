@@ -29,7 +29,8 @@ uniform uint u_first_color;
 uniform uint u_color_end;  // colours u_first_color .. u_color_end - 1
 uniform uint u_iterations;
 uniform uint u_project_static;  // 0: the caller projects
-uniform uint u_tet_pass;        // not TET_PASS_STEP: that pass first (tet_step.glsl), colour by colour
+// Not TET_PASS_STEP: that pass (tet_step.glsl) walks the colours first.
+uniform uint u_tet_pass;
 
 // Makes every invocation's buffer writes visible to the whole group.
 void group_sync()

@@ -321,7 +321,8 @@ TEST(TetBlockKernel, EveryKernelDampsAsTheScalarDamping)
     std::vector<float> volume_compliances(mesh->tet_count());
     for (size_t t = 0; t < mesh->tet_count(); ++t) {
         shape_compliances[t] = arap_compliance(lame, mesh->rest_volumes_m3[t]);
-        volume_compliances[t] = t % 3 == 0 ? -1.0f : volume_compliance(lame, mesh->rest_volumes_m3[t]);
+        volume_compliances[t] =
+            t % 3 == 0 ? -1.0f : volume_compliance(lame, mesh->rest_volumes_m3[t]);
     }
     const float inv_h_tau = 1.0f / (1.0f / 600.0f * 0.003f);
     for (const TetBlockKernelInfo& kernel : available_tet_block_kernels()) {
@@ -352,8 +353,8 @@ TEST(TetBlockKernel, EveryKernelDampsAsTheScalarDamping)
                 positions[tet.x], positions[tet.y], positions[tet.z], positions[tet.w],
                 velocities[tet.x], velocities[tet.y], velocities[tet.z], velocities[tet.w], w,
                 inv_rest_shape(*mesh, t), mesh->rest_volumes_m3[t],
-                shape_compliances[t] * inv_h_tau, volume_on ? volume_compliances[t] * inv_h_tau : 0.0f,
-                volume_on, dv[0], dv[1], dv[2], dv[3]);
+                shape_compliances[t] * inv_h_tau,
+                volume_on ? volume_compliances[t] * inv_h_tau : 0.0f, volume_on, dv[0], dv[1], dv[2], dv[3]);
             float scale = 1e-9f;
             for (int a = 0; a < 4; ++a) scale = std::max(scale, glm::length(dv[a]));
             for (int a = 0; a < 4; ++a) {

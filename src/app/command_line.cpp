@@ -197,9 +197,9 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
         }
         static const char* const kValueFlags[] = {
             "--solver", "--preset", "--frames", "--substeps", "--iterations", "--youngs",
-            "--poisson", "--damping", "--material-damping", "--stats", "--dump-positions", "--screenshot", "--size",
-            "--drag", "--grab-stiffness", "--mesh", "--resolution", "--method", "--json",
-            "--bench-meshes", "--threads", "--scene", "--view", "--simd"};
+            "--poisson", "--damping", "--material-damping", "--stats", "--dump-positions",
+            "--screenshot", "--size", "--drag", "--grab-stiffness", "--mesh", "--resolution",
+            "--method", "--json", "--bench-meshes", "--threads", "--scene", "--view", "--simd"};
         bool takes_value = false;
         for (const char* known : kValueFlags) {
             takes_value = takes_value || flag == known;

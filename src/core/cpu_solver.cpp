@@ -355,10 +355,10 @@ void CpuSolver::warm_start(const SimParams& params, float h)
 void CpuSolver::damp_strain_rates(const SimParams& params, float h)
 {
     // Colour by colour for either method: a pass over the velocities, not
-    // part of the constraint solve that the method names.
-    // The blocks' padding lanes point past the mesh's vertices, so the pass
-    // runs on copies that have room for them: the substep's start positions
-    // and corrections, which the next predict writes anew, lend theirs.
+    // part of the constraint solve that the method names. The blocks'
+    // padding lanes point past the mesh's vertices, so the pass runs on
+    // copies that have room for them: the substep's start positions and
+    // corrections, which the next predict writes anew, lend theirs.
     const size_t nv = positions_.size();
     std::copy(positions_.begin(), positions_.end(), start_positions_.begin());
     std::copy(velocities_.begin(), velocities_.end(), corrections_.begin());
