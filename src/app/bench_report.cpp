@@ -112,8 +112,9 @@ std::string bench_table(const std::vector<BenchRow>& rows)
             first = false;
         }
     }
-    text += "); apply includes the grab, normals the rest of the frame; c.find and c.solve "
-            "are the body contacts' search (per substep) and steps (per iteration).\n";
+    text += "); apply includes the grab, velocity the material damping, normals the rest of "
+            "the frame; c.find and c.solve are the body contacts' search (per substep) and "
+            "steps (per iteration).\n";
     return text;
 }
 
