@@ -73,6 +73,24 @@ glm::mat3 start_lambda_shape(size_t slot)
     return lambda;
 }
 
+// Each tet's compliances at 2e5 Pa, nu = 0.3, every third tet without a
+// volume term (as a body with nu = 0).
+struct Compliances {
+    std::vector<float> shape;
+    std::vector<float> volume;  // -1: no volume term
+};
+
+Compliances one_material_compliances(const TetMesh& mesh)
+{
+    const LameParameters lame = lame_parameters(2.0e5f, 0.3f);
+    Compliances c;
+    for (size_t t = 0; t < mesh.tet_count(); ++t) {
+        c.shape.push_back(arap_compliance(lame, mesh.rest_volumes_m3[t]));
+        c.volume.push_back(t % 3 == 0 ? -1.0f : volume_compliance(lame, mesh.rest_volumes_m3[t]));
+    }
+    return c;
+}
+
 float start_lambda_volume(size_t slot) { return -2.0e-5f * static_cast<float>(slot % 3); }
 
 void set_start_multipliers(TetBlocks& blocks)
@@ -241,14 +259,9 @@ TEST(TetBlockKernel, EveryKernelWarmStartsAsTheScalarWarmStart)
     const ScopedFlushDenormals flush_denormals;
     std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
     const KernelCase input = deformed_cube(*mesh);
-    const LameParameters lame = lame_parameters(2.0e5f, 0.3f);
-    std::vector<float> shape_compliances(mesh->tet_count());
-    std::vector<float> volume_compliances(mesh->tet_count());
-    for (size_t t = 0; t < mesh->tet_count(); ++t) {
-        shape_compliances[t] = arap_compliance(lame, mesh->rest_volumes_m3[t]);
-        // Every third tet without a volume term, as a body with nu = 0.
-        volume_compliances[t] = t % 3 == 0 ? -1.0f : volume_compliance(lame, mesh->rest_volumes_m3[t]);
-    }
+    const Compliances compliances = one_material_compliances(*mesh);
+    const std::vector<float>& shape_compliances = compliances.shape;
+    const std::vector<float>& volume_compliances = compliances.volume;
     const float fraction = 0.75f;
     for (const TetBlockKernelInfo& kernel : available_tet_block_kernels()) {
         TetBlocks blocks = make_tet_blocks(*mesh, kernel.lanes);
@@ -316,14 +329,9 @@ TEST(TetBlockKernel, EveryKernelDampsAsTheScalarDamping)
         velocities[v] = (positions[v] - input.start[v]) * 60.0f;
     }
     positions.back() = velocities.back() = glm::vec3(0.0f);  // the padding's dummy
-    const LameParameters lame = lame_parameters(2.0e5f, 0.3f);
-    std::vector<float> shape_compliances(mesh->tet_count());
-    std::vector<float> volume_compliances(mesh->tet_count());
-    for (size_t t = 0; t < mesh->tet_count(); ++t) {
-        shape_compliances[t] = arap_compliance(lame, mesh->rest_volumes_m3[t]);
-        volume_compliances[t] =
-            t % 3 == 0 ? -1.0f : volume_compliance(lame, mesh->rest_volumes_m3[t]);
-    }
+    const Compliances compliances = one_material_compliances(*mesh);
+    const std::vector<float>& shape_compliances = compliances.shape;
+    const std::vector<float>& volume_compliances = compliances.volume;
     const float inv_h_tau = 1.0f / (1.0f / 600.0f * 0.003f);
     for (const TetBlockKernelInfo& kernel : available_tet_block_kernels()) {
         TetBlocks blocks = make_tet_blocks(*mesh, kernel.lanes);

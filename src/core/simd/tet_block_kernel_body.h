@@ -677,7 +677,7 @@ inline void damp_block(const TetBlockArrays& blocks, const TetBlockStep& step, s
                 sum = sum + entry(C, i, p) * entry(W, q, j);
                 if (l >= 3) sum = sum + entry(C, i, q) * entry(W, p, j);
             }
-            a[k][l] = k == l ? s_k * s_l * sum + alpha_shape : s_k * s_l * sum + splat(0.0f);
+            a[k][l] = k == l ? s_k * s_l * sum + alpha_shape : s_k * s_l * sum;
         }
     }
     vf d[6];
