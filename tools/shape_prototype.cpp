@@ -10,7 +10,7 @@
 //   softbody-shape-prototype [--form scalar|nine|six]
 //                            [--warm none|all|fraction:B|tet:C|mesh:C|residual:C]
 //                            [--test stiffness|rest|release|mirror|bounce] [--preset
-//                            NAME]
+//                            NAME|MESH-FILE]
 //                            [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]
 //                            [--damping-tau SECONDS] [--strain-rate-tau SECONDS]
 //
@@ -33,6 +33,8 @@
 // stretched along x and spinning, its angular momentum and kinetic energy;
 // `mirror` the preset turned inside out in free space, its inverted tets;
 // `bounce` the preset dropped, its centroid's height every 0.05 s for 2 s.
+// --preset also takes a mesh file (.tet, .obj, .node/.ele), placed as the
+// program's --mesh places it.
 #include "cantilever.h"
 #include "core/contact_math.h"
 #include "core/material.h"
@@ -43,6 +45,7 @@
 #include "core/substep_math.h"
 #include "core/tet_math.h"
 #include "core/tet_mesh.h"
+#include "core/tetrahedralizer.h"
 #include "core/world.h"
 
 #include <algorithm>
@@ -429,9 +432,24 @@ private:
     float mesh_fraction_ = 0.0f;
 };
 
+// A built-in scene or preset by name, or a mesh file (.tet, .obj, TetGen's)
+// placed as the program's --mesh places it.
 std::shared_ptr<const World> preset_world(const std::string& name)
 {
     Result<WorldDesc> desc = make_builtin_scene(name);
+    if (!desc && name.find('.') != std::string::npos) {
+        Result<TetMeshDesc> mesh = make_body_from_file(
+            name, TetrahedralizeOptions{}.cells_along_longest_side, nullptr);
+        if (!mesh) {
+            std::fprintf(stderr, "%s\n", mesh.error().c_str());
+            std::exit(2);
+        }
+        WorldDesc scene;
+        scene.name = name;
+        scene.bodies.emplace_back();
+        scene.bodies.back().mesh = std::move(mesh).value();
+        desc = Result<WorldDesc>(std::move(scene));
+    }
     if (!desc) {
         std::fprintf(stderr, "%s\n", desc.error().c_str());
         std::exit(2);
@@ -650,7 +668,7 @@ int main(int argc, char** argv)
         std::fprintf(stderr,
                      "usage: %s [--form scalar|nine|six]\n"
                      "          [--warm none|all|fraction:B|tet:C|mesh:C|residual:C]\n"
-                     "          [--test stiffness|rest|release|mirror|bounce] [--preset NAME]\n"
+                     "          [--test stiffness|rest|release|mirror|bounce] [--preset NAME|MESH-FILE]\n"
                      "          [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]\n"
                      "          [--damping-tau SECONDS] [--strain-rate-tau SECONDS]\n",
                      argv[0]);
