@@ -40,6 +40,7 @@ slow_tests=(
   AngularMomentum.StretchedSpinningCubeKeepsItThroughTheSnapBack     # 38 s
   CpuSolver.DroppedPresetsStayAboveTheGround                         # 25 s
   Rest.DroppedPresetsComeToRestAndStayThere                          # 36 s
+  Rest.DroppedPresetsRestUnderJacobiToo                              # the same runs, Jacobi
   Rest.TheBunnyStillRocksAtFiveSecondsWithoutMaterialDamping         # 6 s in the normal build
   CpuSolver.TiltedCubeComesToRestOnAFace                             # 23 s
   CpuGrab.LiftAndRelease                                             # 23 s
