@@ -13,6 +13,7 @@
 //                            NAME|MESH-FILE]
 //                            [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]
 //                            [--damping-tau SECONDS] [--strain-rate-tau SECONDS]
+//                            [--sliver-rotation on|off]
 //
 // Forms: `scalar` C = |F - R| with one multiplier (the solvers' before); `nine` the
 // nine entries of F - R, R held within a step, a 3 x 3 multiplier in world
@@ -26,6 +27,8 @@
 // `--damping-tau` adds XPBD's constraint damping to the nine-entry form,
 // gamma = tau / h (a damping proportional to the stiffness, of time
 // constant tau). `--strain-rate-tau` adds the solvers' material damping.
+// `--sliver-rotation on` gives sliver tets the rotation weighted by their
+// rest shape and a cold start (the nine-entry form; rotation_weight below).
 // Tests: `stiffness` the beam cantilever of softbody-stiffness-sweep against
 // the exact static answer at 0.1 to 100 MPa (or --youngs); `rest` the preset
 // dropped as it drops, its fastest vertex every second for 15 s and how far
@@ -71,6 +74,10 @@ struct Options {
     Form form = Form::scalar;
     Warm warm = Warm::none;
     float warm_value = 0.0f;  // the fraction B, or C
+    // Sliver tets (kSliverSpread below) take the rotation of the
+    // deformation weighted by their rest shape, polar(F S), and start every
+    // substep cold: docs/algorithm.md 4, "The sliver fan".
+    bool sliver_rotation = false;
     // XPBD constraint damping of the nine-entry form (Macklin et al. 2016,
     // eq. 26) with gamma = tau / h: a stiffness-proportional damping of time
     // constant tau (s); 0: none.
@@ -133,6 +140,32 @@ void volume_gradients(const vec3* p, float rest_volume, vec3* g)
     g[0] = -(g[1] + g[2] + g[3]);
 }
 
+// A sliver's rotation follows its long edges, not its thin side. S = sum_a
+// (X_a - C)(X_a - C)^T over the rest corners (F S is the shape matching's
+// A = sum_a (x_a - c)(X_a - C)^T) weighs each material direction by its
+// rest extent squared; polar(F) weighs all three alike, so a thin side's
+// small relative moves turn it (a 0.1 mm move across a 0.9 mm wedge, 0.05
+// rad). The spread det S / (tr S / 3)^3 is 1 for a regular tet, 0.43 at the
+// least for the cantilever's, 0.036 for the bunny's, 1e-5 for the fan's
+// wedges; from kSliverSpread down to a tenth of it the weight goes from
+// tr S / 3 I (polar(F), the energy's own rotation) to S, on a log scale.
+constexpr float kSliverSpread = 1.0e-2f;
+
+std::optional<mat3> rotation_weight(const TetMesh& mesh, size_t t)
+{
+    const glm::uvec4 tet = mesh.tets[t];
+    const vec3 corners[4] = {mesh.rest_positions[tet.x], mesh.rest_positions[tet.y],
+                             mesh.rest_positions[tet.z], mesh.rest_positions[tet.w]};
+    const vec3 centre = 0.25f * (corners[0] + corners[1] + corners[2] + corners[3]);
+    mat3 S(0.0f);
+    for (const vec3& corner : corners) S += glm::outerProduct(corner - centre, corner - centre);
+    const float mean = (S[0][0] + S[1][1] + S[2][2]) / 3.0f;
+    const float spread = glm::determinant(S) / (mean * mean * mean);
+    if (!(spread < kSliverSpread)) return std::nullopt;
+    const float share = std::clamp(std::log(kSliverSpread / spread) / std::log(10.0f), 0.0f, 1.0f);
+    return (1.0f - share) * mean * mat3(1.0f) + share * S;
+}
+
 // The shape step as the solvers took it before the 3 x 3 multiplier: C = |F
 // - R| with one multiplier, gradient (F - R) B^T / C; then the volume step.
 void solve_tet_scalar_form(const vec3* p, glm::vec4 w, const mat3& B, float rest_volume,
@@ -178,6 +211,7 @@ public:
             volume_compliance_.push_back(
                 volume_constraint_enabled(lame) ? volume_compliance(lame, v0) : -1.0f);
             inv_rest_shapes_.push_back(inv_rest_shape(mesh, t));
+            rotation_weights_.push_back(rotation_weight(mesh, t));
         }
         x = mesh.rest_positions;
         v.assign(x.size(), vec3(0.0f));
@@ -315,7 +349,9 @@ private:
                 1.0f - options_.warm_value * float(first > 0.0 ? last / first : 0.0), 0.0f, 1.0f);
         }
         for (size_t t = 0; t < mesh_.tet_count(); ++t) {
-            const float fraction = options_.form == Form::scalar ? 0.0f : warm_fraction(t);
+            const bool cold = options_.sliver_rotation && rotation_weights_[t];
+            const float fraction =
+                options_.form == Form::scalar || cold ? 0.0f : warm_fraction(t);
             multiplier_[t] *= fraction;
             lambda_volume_[t] *= fraction;
             lambda_[t] = 0.0f;
@@ -365,7 +401,13 @@ private:
             const dmat3 F(
                 tet_math::tm_deformation_gradient(p[0], p[1], p[2], p[3], inv_rest_shapes_[t]));
             const bool moves = w.x + w.y + w.z + w.w > 0.0f;
-            const dmat3 R(tet_math::tm_tet_rotation(mat3(F), moves, rotation_[t]));
+            dmat3 R(tet_math::tm_tet_rotation(mat3(F), moves, rotation_[t]));
+            if (options_.sliver_rotation && rotation_weights_[t]) {
+                mat3 U, V;
+                vec3 sigma;
+                tet_math::tm_signed_svd(mat3(F) * *rotation_weights_[t], U, sigma, V);
+                R = dmat3(U * glm::transpose(V));
+            }
             dvec3 b[4];
             corner_vectors(t, b);
             dmat3 W(0.0);
@@ -429,6 +471,9 @@ private:
     std::vector<float> first_residual_, last_residual_;  // |C + alpha~ Lambda| before a step
     std::vector<mat3> multiplier_;
     std::vector<glm::vec4> rotation_;
+    // Per tet, for --sliver-rotation: the weight S_w of polar(F S_w); unset
+    // where the tet is no sliver (S_w would be a multiple of I).
+    std::vector<std::optional<mat3>> rotation_weights_;
     float mesh_fraction_ = 0.0f;
 };
 
@@ -643,6 +688,9 @@ bool parse(int argc, char** argv, Options& options)
             options.youngs_pa = std::strtof(value.c_str(), nullptr);
         } else if (flag == "--strain-rate-tau") {
             options.strain_rate_tau_s = std::strtof(value.c_str(), nullptr);
+        } else if (flag == "--sliver-rotation") {
+            known = value == "on" || value == "off";
+            options.sliver_rotation = value == "on";
         } else if (flag == "--damping-tau") {
             options.damping_tau_s = std::strtof(value.c_str(), nullptr);
         } else if (flag == "--schedule") {
@@ -670,7 +718,8 @@ int main(int argc, char** argv)
                      "          [--warm none|all|fraction:B|tet:C|mesh:C|residual:C]\n"
                      "          [--test stiffness|rest|release|mirror|bounce] [--preset NAME|MESH-FILE]\n"
                      "          [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]\n"
-                     "          [--damping-tau SECONDS] [--strain-rate-tau SECONDS]\n",
+                     "          [--damping-tau SECONDS] [--strain-rate-tau SECONDS]\n"
+                     "          [--sliver-rotation on|off]\n",
                      argv[0]);
         return 2;
     }
