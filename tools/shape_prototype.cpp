@@ -13,7 +13,7 @@
 //                            NAME|MESH-FILE]
 //                            [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]
 //                            [--damping-tau SECONDS] [--strain-rate-tau SECONDS]
-//                            [--sliver-rotation on|off]
+//                            [--sliver-rotation on|upright|off]
 //
 // Forms: `scalar` C = |F - R| with one multiplier (the solvers' before); `nine` the
 // nine entries of F - R, R held within a step, a 3 x 3 multiplier in world
@@ -28,7 +28,8 @@
 // gamma = tau / h (a damping proportional to the stiffness, of time
 // constant tau). `--strain-rate-tau` adds the solvers' material damping.
 // `--sliver-rotation on` gives sliver tets the rotation weighted by their
-// rest shape and a cold start (the nine-entry form; rotation_weight below).
+// rest shape and a cold start (the nine-entry form; rotation_weight below);
+// `upright` the same only while they are the right way out.
 // Tests: `stiffness` the beam cantilever of softbody-stiffness-sweep against
 // the exact static answer at 0.1 to 100 MPa (or --youngs); `rest` the preset
 // dropped as it drops, its fastest vertex every second for 15 s and how far
@@ -69,6 +70,7 @@ using glm::vec3;
 
 enum class Form { scalar, nine, six };
 enum class Warm { none, fraction, per_tet, per_mesh, per_mesh_residual };
+enum class SliverRotation { off, always, upright };
 
 struct Options {
     Form form = Form::scalar;
@@ -77,7 +79,7 @@ struct Options {
     // Sliver tets (kSliverSpread below) take the rotation of the
     // deformation weighted by their rest shape, polar(F S), and start every
     // substep cold: docs/algorithm.md 4, "The sliver fan".
-    bool sliver_rotation = false;
+    SliverRotation sliver_rotation = SliverRotation::off;
     // XPBD constraint damping of the nine-entry form (Macklin et al. 2016,
     // eq. 26) with gamma = tau / h: a stiffness-proportional damping of time
     // constant tau (s); 0: none.
@@ -349,7 +351,8 @@ private:
                 1.0f - options_.warm_value * float(first > 0.0 ? last / first : 0.0), 0.0f, 1.0f);
         }
         for (size_t t = 0; t < mesh_.tet_count(); ++t) {
-            const bool cold = options_.sliver_rotation && rotation_weights_[t];
+            const bool cold =
+                options_.sliver_rotation != SliverRotation::off && rotation_weights_[t];
             const float fraction =
                 options_.form == Form::scalar || cold ? 0.0f : warm_fraction(t);
             multiplier_[t] *= fraction;
@@ -402,7 +405,12 @@ private:
                 tet_math::tm_deformation_gradient(p[0], p[1], p[2], p[3], inv_rest_shapes_[t]));
             const bool moves = w.x + w.y + w.z + w.w > 0.0f;
             dmat3 R(tet_math::tm_tet_rotation(mat3(F), moves, rotation_[t]));
-            if (options_.sliver_rotation && rotation_weights_[t]) {
+            // `upright`: inside out, a sliver keeps polar(F) (weighted, its
+            // inversion reads as a flip of its thin side).
+            const bool weighted =
+                options_.sliver_rotation == SliverRotation::always ||
+                (options_.sliver_rotation == SliverRotation::upright && glm::determinant(F) > 0.0);
+            if (weighted && rotation_weights_[t]) {
                 mat3 U, V;
                 vec3 sigma;
                 tet_math::tm_signed_svd(mat3(F) * *rotation_weights_[t], U, sigma, V);
@@ -689,8 +697,10 @@ bool parse(int argc, char** argv, Options& options)
         } else if (flag == "--strain-rate-tau") {
             options.strain_rate_tau_s = std::strtof(value.c_str(), nullptr);
         } else if (flag == "--sliver-rotation") {
-            known = value == "on" || value == "off";
-            options.sliver_rotation = value == "on";
+            known = value == "on" || value == "off" || value == "upright";
+            options.sliver_rotation = value == "on"        ? SliverRotation::always
+                                      : value == "upright" ? SliverRotation::upright
+                                                           : SliverRotation::off;
         } else if (flag == "--damping-tau") {
             options.damping_tau_s = std::strtof(value.c_str(), nullptr);
         } else if (flag == "--schedule") {
@@ -719,7 +729,7 @@ int main(int argc, char** argv)
                      "          [--test stiffness|rest|release|mirror|bounce] [--preset NAME|MESH-FILE]\n"
                      "          [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]\n"
                      "          [--damping-tau SECONDS] [--strain-rate-tau SECONDS]\n"
-                     "          [--sliver-rotation on|off]\n",
+                     "          [--sliver-rotation on|upright|off]\n",
                      argv[0]);
         return 2;
     }
