@@ -49,7 +49,6 @@
 #include "core/substep_math.h"
 #include "core/tet_math.h"
 #include "core/tet_mesh.h"
-#include "core/tetrahedralizer.h"
 #include "core/world.h"
 
 #include <algorithm>
@@ -164,7 +163,7 @@ std::optional<mat3> rotation_weight(const TetMesh& mesh, size_t t)
     const float mean = (S[0][0] + S[1][1] + S[2][2]) / 3.0f;
     const float spread = glm::determinant(S) / (mean * mean * mean);
     if (!(spread < kSliverSpread)) return std::nullopt;
-    const float share = std::clamp(std::log(kSliverSpread / spread) / std::log(10.0f), 0.0f, 1.0f);
+    const float share = std::clamp(std::log10(kSliverSpread / spread), 0.0f, 1.0f);
     return (1.0f - share) * mean * mat3(1.0f) + share * S;
 }
 
@@ -491,8 +490,7 @@ std::shared_ptr<const World> preset_world(const std::string& name)
 {
     Result<WorldDesc> desc = make_builtin_scene(name);
     if (!desc && name.find('.') != std::string::npos) {
-        Result<TetMeshDesc> mesh = make_body_from_file(
-            name, TetrahedralizeOptions{}.cells_along_longest_side, nullptr);
+        Result<TetMeshDesc> mesh = make_body_from_file(name, kDefaultMeshResolution, nullptr);
         if (!mesh) {
             std::fprintf(stderr, "%s\n", mesh.error().c_str());
             std::exit(2);
