@@ -50,7 +50,8 @@ layout(std430, binding = 9) readonly buffer TetRests { TetRest tet_rests[]; };
 // What each tet's steps report: x the size |dLambda| of its shape step in
 // the substep's first iteration (-1 until that step), y the same in its
 // latest step (both for the warm start's fraction), z the residual |C +
-// alpha~ lambda| of its latest step (the convergence readout); after the
+// alpha~ lambda| of its latest step (the convergence readout), w 1 where it
+// is a sliver (tm_is_sliver; set at upload, never changed), else 0; after the
 // tets, one entry per grab anchor holds its lambda in x. The tets'
 // multipliers themselves are in TetMultipliers (tet_step.glsl).
 layout(std430, binding = 10) buffer Lambdas { vec4 lambdas[]; };

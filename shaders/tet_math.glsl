@@ -378,6 +378,48 @@ TM_FN mat3 tm_tet_rotation(mat3 F, bool moves, TM_INOUT(vec4) q)
 }
 
 // ---------------------------------------------------------------------------
+// Slivers (docs/algorithm.md 4, "Slivers"): tets whose four corners lie
+// nearly in a plane. Their strain F = Ds B divides by the thin side: a 0.1
+// mm move across a 0.9 mm wedge is a strain of 0.1, polar(F) turns with it
+// (0.05 rad), and the turn asks the wedge's long edges to follow, a
+// feedback that a fan of such wedges around one edge grows until it flies
+// apart. In float the shape step's system (W + alpha~ I, below) is then
+// also beyond precision: W's eigenvalues span the thin side's 1 / thin^2
+// times the corners' mass ratio, 4e8 for the fan's wedges. So a sliver
+// takes shape matching's energy instead, mu V0 / m |(Ds - R Dm) K^1/2|^2
+// (m = tr S / 3, below): the distance of its corners from its rest shape
+// turned by R, which weighs each direction by its rest extent, equals mu
+// V0 |F - R|^2 for a regular tet, and its step's system holds no geometry.
+// Its R, the energy's minimiser, is polar(Ds K Dm^T) = polar(F S). Its
+// volume term takes the stiffness across that the strain's shape term had
+// (sliver_volume_compliance, src/core/material.h).
+// ---------------------------------------------------------------------------
+
+// Below this spread det S / (tr S / 3)^3 a tet is a sliver (1 for the
+// regular tet; the cantilever's least is 0.43, the bunny preset's 0.036).
+const float TM_SLIVER_SPREAD = 1.0e-2f;
+
+// S = sum_a (X_a - C)(X_a - C)^T over a tet's rest corners, from its rest
+// edges Dm = [X1 - X0, X2 - X0, X3 - X0]: with X0 at the origin, C = Dm
+// (1, 1, 1) / 4, and S = Dm K Dm^T with K = I - J / 4, J the 3 x 3 of ones.
+TM_FN mat3 tm_rest_spread(mat3 rest_edges)
+{
+    vec3 centre = 0.25f * (rest_edges[0] + rest_edges[1] + rest_edges[2]);
+    return rest_edges * transpose(rest_edges) - 4.0f * outerProduct(centre, centre);
+}
+
+// Whether the tet of these rest edges is a sliver.
+TM_FN bool tm_is_sliver(mat3 rest_edges)
+{
+    mat3 S = tm_rest_spread(rest_edges);
+    float mean = (S[0].x + S[1].y + S[2].z) * (1.0f / 3.0f);
+    // det S = det(Dm)^2 det K = det(Dm)^2 / 4: exact where det S itself
+    // would cancel.
+    float six_volume = determinant(rest_edges);
+    return 0.25f * six_volume * six_volume < TM_SLIVER_SPREAD * mean * mean * mean;
+}
+
+// ---------------------------------------------------------------------------
 // XPBD constraint steps of one tetrahedron (DESIGN.md section 2 and 4.3,
 // docs/algorithm.md 2 and 4).
 // ---------------------------------------------------------------------------
@@ -481,18 +523,80 @@ TM_FN void tm_volume_gradients(vec3 p0, vec3 p1, vec3 p2, vec3 p3, float rest_vo
     g3 = cross(e1, e2) * inv_six_v0;
 }
 
+// K^1/2 = I - J / 6, the square root of the centring K = I - J / 4 of
+// tm_rest_spread (K's eigenvalues are 1, 1 and, along (1, 1, 1), 1/4).
+const float TM_HALF_CENTRING_DIAGONAL = 0.8333333333333333f;
+const float TM_HALF_CENTRING_OFF_DIAGONAL = -0.1666666666666667f;
+
+// A sliver's shape step (the section "Slivers" above), in place of the
+// strain's: C = (Ds - R Dm) K^1/2 / sqrt(m), nine entries with a 3 x 3
+// multiplier as F - R has, R held. Their gradients are dC_ij / dx_a = e_i
+// (K^1/2 E_a)_j / sqrt(m), with E_a = e_a for a = 1..3 and -(1, 1, 1) for
+// a = 0, so the system per row is Q = K^1/2 M K^1/2 / m + alpha~ I with M =
+// sum_a w_a E_a E_a^T = w0 J + diag(w1, w2, w3): the corners' masses, no
+// geometry. Inside out, F S would read the inversion as a flip of the thin
+// side, which a wedge's neighbours block; so an inverted sliver is first
+// reflected along the axis that polar(F) inverts (the signed SVD's last),
+// and turns the right way out along its long edges as polar(F) would.
+// Returns dLambda; the rest as tm_solve_tet.
+TM_FN mat3 tm_sliver_shape_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B, mat3 F,
+                                bool moves, float alpha_tilde, float omega,
+                                TM_INOUT(mat3) lambda_shape, TM_INOUT(vec4) rotation,
+                                TM_OUT(float) residual, TM_OUT(vec3) d0, TM_OUT(vec3) d1,
+                                TM_OUT(vec3) d2, TM_OUT(vec3) d3)
+{
+    mat3 rest_edges = inverse(B);
+    mat3 edges = mat3(x1 - x0, x2 - x0, x3 - x0);
+    mat3 S = tm_rest_spread(rest_edges);
+    float mean = (S[0].x + S[1].y + S[2].z) * (1.0f / 3.0f);
+    // F S = Ds K Dm^T = Ds Dm^T - 4 c c_rest^T, c = Ds (1, 1, 1) / 4.
+    vec3 centre = 0.25f * (edges[0] + edges[1] + edges[2]);
+    vec3 rest_centre = 0.25f * (rest_edges[0] + rest_edges[1] + rest_edges[2]);
+    mat3 weighted = edges * transpose(rest_edges) - 4.0f * outerProduct(centre, rest_centre);
+    if (determinant(F) < 0.0f) {
+        mat3 U;
+        vec3 sigma;
+        mat3 V;
+        tm_signed_svd(F, U, sigma, V);
+        vec3 axis = V[2];
+        weighted -= 2.0f * outerProduct(F * axis, S * axis);  // F (I - 2 axis axis^T) S
+    }
+    mat3 R = tm_tet_rotation(weighted, moves, rotation);
+    mat3 half_centring = mat3(TM_HALF_CENTRING_DIAGONAL, TM_HALF_CENTRING_OFF_DIAGONAL,
+                              TM_HALF_CENTRING_OFF_DIAGONAL, TM_HALF_CENTRING_OFF_DIAGONAL,
+                              TM_HALF_CENTRING_DIAGONAL, TM_HALF_CENTRING_OFF_DIAGONAL,
+                              TM_HALF_CENTRING_OFF_DIAGONAL, TM_HALF_CENTRING_OFF_DIAGONAL,
+                              TM_HALF_CENTRING_DIAGONAL);
+    float inv_root_mean = 1.0f / sqrt(mean);
+    mat3 rhs = (edges - R * rest_edges) * half_centring * inv_root_mean +
+               alpha_tilde * lambda_shape;
+    residual = sqrt(dot(rhs[0], rhs[0]) + dot(rhs[1], rhs[1]) + dot(rhs[2], rhs[2]));
+    mat3 masses = mat3(w.x + w.y, w.x, w.x, w.x, w.x + w.z, w.x, w.x, w.x, w.x + w.w);
+    mat3 Q = half_centring * masses * half_centring * (1.0f / mean) +
+             alpha_tilde * mat3(1.0f);
+    mat3 dlambda = rhs * inverse(Q) * (-omega);
+    lambda_shape += dlambda;
+    mat3 G = dlambda * half_centring * inv_root_mean;
+    d0 = -w.x * (G[0] + G[1] + G[2]);
+    d1 = w.y * G[0];
+    d2 = w.z * G[1];
+    d3 = w.w * G[2];
+    return dlambda;
+}
+
 // Solves the co-rotational shape constraint, the nine entries of F - R
 // with a 3 x 3 multiplier (docs/algorithm.md 4, "Rest"), and then the volume
 // constraint C = det F - 1 of one tet, Gauss-Seidel within the tet. The
 // corrections of both steps are summed into d0..d3; the caller applies them
 // (Jacobi between tets). alpha_*_tilde are compliances divided by h^2 (the
 // same 1 / (2 mu V0) as for |F - R|: the energy mu V0 |F - R|^2 is the
-// same); rotation is the tet's last rotation, which the step updates
+// same); sliver > 0 takes a sliver's shape step (tm_sliver_shape_step);
+// rotation is the tet's last rotation, which the step updates
 // (tm_tet_rotation). residual is |C + alpha~ lambda| before the step, both
 // constraints summed; shape_step is the size |dLambda| of the shape
 // multiplier's step, which the warm start's fraction follows.
 TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
-                        float rest_volume, float alpha_arap_tilde,
+                        float rest_volume, float sliver, float alpha_arap_tilde,
                         float alpha_volume_tilde, bool volume_enabled, float omega,
                         TM_INOUT(mat3) lambda_shape, TM_INOUT(float) lambda_volume,
                         TM_INOUT(vec4) rotation, TM_OUT(vec3) d0, TM_OUT(vec3) d1,
@@ -505,15 +609,22 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
     // of |F - R| kept only its size.
     mat3 F = tm_deformation_gradient(x0, x1, x2, x3, B);
     bool moves = w.x + w.y + w.z + w.w > 0.0f;
-    mat3 rhs = F - tm_tet_rotation(F, moves, rotation) + alpha_arap_tilde * lambda_shape;
-    // What the iteration drives to zero, before this step: the convergence
-    // readout averages it over the tets after a frame's last iteration.
-    residual = sqrt(dot(rhs[0], rhs[0]) + dot(rhs[1], rhs[1]) + dot(rhs[2], rhs[2]));
-    mat3 dlambda = rhs * tm_inverse_shape_system(w, B, alpha_arap_tilde) * (-omega);
-    lambda_shape += dlambda;
+    mat3 dlambda;
+    if (sliver > 0.0f) {
+        dlambda = tm_sliver_shape_step(x0, x1, x2, x3, w, B, F, moves, alpha_arap_tilde, omega,
+                                       lambda_shape, rotation, residual, d0, d1, d2, d3);
+    } else {
+        mat3 rhs = F - tm_tet_rotation(F, moves, rotation) + alpha_arap_tilde * lambda_shape;
+        // What the iteration drives to zero, before this step: the
+        // convergence readout averages it over the tets after a frame's
+        // last iteration.
+        residual = sqrt(dot(rhs[0], rhs[0]) + dot(rhs[1], rhs[1]) + dot(rhs[2], rhs[2]));
+        dlambda = rhs * tm_inverse_shape_system(w, B, alpha_arap_tilde) * (-omega);
+        lambda_shape += dlambda;
+        tm_shape_corrections(dlambda, B, w, d0, d1, d2, d3);
+    }
     shape_step = sqrt(dot(dlambda[0], dlambda[0]) + dot(dlambda[1], dlambda[1]) +
                       dot(dlambda[2], dlambda[2]));
-    tm_shape_corrections(dlambda, B, w, d0, d1, d2, d3);
 
     // Volume, on the positions after the shape step: J = det(Ds) / (6 V0).
     if (volume_enabled) {

@@ -72,10 +72,12 @@ void solve_tet_at(uint t, float omega, out uvec4 tet, out vec3 d0, out vec3 d1, 
     uvec2 packed_rotation = tet_rotations[t];
     vec4 rotation = normalize(vec4(unpackSnorm2x16(packed_rotation.x),
                                    unpackSnorm2x16(packed_rotation.y)));
+    vec4 readout = lambdas[t];
+    float sliver = readout.w;
     float residual;
     float shape_step;
     tm_solve_tet(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
-                 positions[tet.w].xyz, w, B, rest_volume, alpha_arap, alpha_volume,
+                 positions[tet.w].xyz, w, B, rest_volume, sliver, alpha_arap, alpha_volume,
                  volume_enabled, omega, lambda_shape, lambda_volume, rotation, d0, d1, d2, d3,
                  residual, shape_step);
     tet_rotations[t] = uvec2(packSnorm2x16(vec2(rotation.x, rotation.y)),
@@ -83,8 +85,9 @@ void solve_tet_at(uint t, float omega, out uvec4 tet, out vec3 d0, out vec3 d1, 
     tm_keep_angular_momentum(start_position(tet.x), start_position(tet.y),
                              start_position(tet.z), start_position(tet.w), w, d0, d1, d2, d3);
     store_multipliers(t, lambda_shape, lambda_volume);
-    float first_step = lambdas[t].x;
-    lambdas[t] = vec4(first_step < 0.0f ? shape_step : first_step, shape_step, residual, 0.0f);
+    float first_step = readout.x;
+    lambdas[t] = vec4(first_step < 0.0f ? shape_step : first_step, shape_step, residual,
+                      sliver);
 }
 
 // Adds d to vertex v's correction and moves the vertex accordingly.
@@ -115,7 +118,9 @@ void solve_tet_in_place(uint t)
 
 // The warm start of tet t (tm_warm_start_tet): its multipliers scaled by
 // the substep's fraction and kept so, their corrections at the predicted
-// positions written into its corners. Run colour by colour, as the steps.
+// positions written into its corners. A sliver starts cold: its multiplier
+// is tm_sliver_shape_step's, whose corrections tm_warm_start_tet does not
+// make. Run colour by colour, as the steps.
 void warm_start_tet_in_place(uint t)
 {
     uvec4 tet = tets[t];
@@ -125,8 +130,9 @@ void warm_start_tet_in_place(uint t)
     mat3 lambda_shape;
     float lambda_volume;
     load_multipliers(t, lambda_shape, lambda_volume);
-    lambda_shape *= warm_fraction;
-    lambda_volume *= warm_fraction;
+    float fraction = lambdas[t].w > 0.0f ? 0.0f : warm_fraction;
+    lambda_shape *= fraction;
+    lambda_volume *= fraction;
     store_multipliers(t, lambda_shape, lambda_volume);
     vec3 d0;
     vec3 d1;

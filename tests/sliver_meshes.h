@@ -94,3 +94,25 @@ inline TetMeshDesc sliver_cube(double sliver_quality, float lowest_y, int* slive
     if (slivers_made) *slivers_made = made;
     return mesh;
 }
+
+// A double cone of `wedges` slivers around one edge: the two apexes 0.6 m
+// apart on a vertical axis, its lowest at `lowest_y`, and a ring of radius
+// 0.3 m around the axis's middle; wedge i joins the apexes to ring vertices
+// i and i + 1. With 2,000 wedges each is 0.9 mm thick at the ring (mean
+// ratio about 3e-3), every tet shares the axis, and the apexes weigh a
+// thousand times a ring vertex: the mesh that once blew the solvers up.
+inline TetMeshDesc sliver_fan(int wedges, float lowest_y)
+{
+    TetMeshDesc mesh;
+    mesh.name = "sliver fan";
+    mesh.positions = {{0.0f, lowest_y + 0.6f, 0.0f}, {0.0f, lowest_y, 0.0f}};
+    for (int i = 0; i < wedges; ++i) {
+        const double angle = 2.0 * 3.14159265358979323846 * i / wedges;
+        mesh.positions.push_back(glm::vec3(glm::dvec3(0.3 * std::cos(angle), lowest_y + 0.3,
+                                                      0.3 * std::sin(angle))));
+    }
+    for (int i = 0; i < wedges; ++i) {
+        mesh.tets.push_back(glm::uvec4(0, 1, 2 + i, 2 + (i + 1) % wedges));
+    }
+    return mesh;
+}

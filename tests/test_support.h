@@ -24,7 +24,9 @@ struct RandomTetStep {
     glm::vec3 d[4];  // the step's corrections
 };
 
-inline RandomTetStep step_random_tet(std::mt19937& rng, float omega)
+// sliver: 1 takes the tet's step as a sliver's (tm_sliver_shape_step),
+// whatever its shape.
+inline RandomTetStep step_random_tet(std::mt19937& rng, float omega, float sliver = 0.0f)
 {
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     std::uniform_real_distribution<float> mass(0.2f, 5.0f);
@@ -39,9 +41,9 @@ inline RandomTetStep step_random_tet(std::mt19937& rng, float omega)
     float residual = 0.0f;
     float shape_step = 0.0f;
     tet_math::tm_solve_tet(step.x[0], step.x[1], step.x[2], step.x[3], step.w, glm::mat3(1.0f),
-                           1.0f / 6.0f, 1e-3f, 1e-3f, true, omega, lambda_shape, lambda_volume,
-                           rotation, step.d[0], step.d[1], step.d[2], step.d[3], residual,
-                           shape_step);
+                           1.0f / 6.0f, sliver, 1e-3f, 1e-3f, true, omega, lambda_shape,
+                           lambda_volume, rotation, step.d[0], step.d[1], step.d[2], step.d[3],
+                           residual, shape_step);
     return step;
 }
 

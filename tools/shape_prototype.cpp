@@ -13,7 +13,7 @@
 //                            NAME|MESH-FILE]
 //                            [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]
 //                            [--damping-tau SECONDS] [--strain-rate-tau SECONDS]
-//                            [--sliver-rotation on|upright|off]
+//                            [--sliver-rotation on|upright|solvers|off]
 //
 // Forms: `scalar` C = |F - R| with one multiplier (the solvers' before); `nine` the
 // nine entries of F - R, R held within a step, a 3 x 3 multiplier in world
@@ -29,7 +29,9 @@
 // constant tau). `--strain-rate-tau` adds the solvers' material damping.
 // `--sliver-rotation on` gives sliver tets the rotation weighted by their
 // rest shape and a cold start (the nine-entry form; rotation_weight below);
-// `upright` the same only while they are the right way out.
+// `upright` the same only while they are the right way out; `solvers` the
+// solvers' own sliver step (tm_sliver_shape_step: shape matching's energy),
+// also cold.
 // Tests: `stiffness` the beam cantilever of softbody-stiffness-sweep against
 // the exact static answer at 0.1 to 100 MPa (or --youngs); `rest` the preset
 // dropped as it drops, its fastest vertex every second for 15 s and how far
@@ -69,7 +71,7 @@ using glm::vec3;
 
 enum class Form { scalar, nine, six };
 enum class Warm { none, fraction, per_tet, per_mesh, per_mesh_residual };
-enum class SliverRotation { off, always, upright };
+enum class SliverRotation { off, always, upright, solvers };
 
 struct Options {
     Form form = Form::scalar;
@@ -77,7 +79,7 @@ struct Options {
     float warm_value = 0.0f;  // the fraction B, or C
     // Sliver tets (kSliverSpread below) take the rotation of the
     // deformation weighted by their rest shape, polar(F S), and start every
-    // substep cold: docs/algorithm.md 4, "The sliver fan".
+    // substep cold: docs/algorithm.md 4, "Slivers".
     SliverRotation sliver_rotation = SliverRotation::off;
     // XPBD constraint damping of the nine-entry form (Macklin et al. 2016,
     // eq. 26) with gamma = tau / h: a stiffness-proportional damping of time
@@ -209,10 +211,15 @@ public:
         for (size_t t = 0; t < nt; ++t) {
             const float v0 = mesh.rest_volumes_m3[t];
             shape_compliance_.push_back(arap_compliance(lame, v0));
-            volume_compliance_.push_back(
-                volume_constraint_enabled(lame) ? volume_compliance(lame, v0) : -1.0f);
             inv_rest_shapes_.push_back(inv_rest_shape(mesh, t));
             rotation_weights_.push_back(rotation_weight(mesh, t));
+            // `solvers`: a sliver's volume term as the solvers have it.
+            const bool solvers_sliver =
+                options.sliver_rotation == SliverRotation::solvers && is_sliver(mesh, t);
+            volume_compliance_.push_back(
+                solvers_sliver                    ? sliver_volume_compliance(lame, v0)
+                : volume_constraint_enabled(lame) ? volume_compliance(lame, v0)
+                                                  : -1.0f);
         }
         x = mesh.rest_positions;
         v.assign(x.size(), vec3(0.0f));
@@ -395,7 +402,18 @@ private:
         const bool volume_on = volume_compliance_[t] >= 0.0f;
         const float alpha_volume = volume_on ? volume_compliance_[t] * inv_h2 : 0.0f;
         vec3 d[4];
-        if (options_.form == Form::scalar) {
+        if (options_.sliver_rotation == SliverRotation::solvers && is_sliver(mesh_, t)) {
+            // The solvers' own step for a sliver, in float.
+            float residual = 0.0f;
+            float size = 0.0f;
+            tet_math::tm_solve_tet(p[0], p[1], p[2], p[3], w, inv_rest_shapes_[t],
+                                   mesh_.rest_volumes_m3[t], 1.0f, alpha, alpha_volume,
+                                   volume_on, 1.0f, multiplier_[t], lambda_volume_[t],
+                                   rotation_[t], d[0], d[1], d[2], d[3], residual, size);
+            if (first_iteration) first_step_[t] = size, first_residual_[t] = residual;
+            last_step_[t] = size;
+            last_residual_[t] = residual;
+        } else if (options_.form == Form::scalar) {
             solve_tet_scalar_form(p, w, inv_rest_shapes_[t], mesh_.rest_volumes_m3[t], alpha,
                                   alpha_volume, volume_on, lambda_[t], lambda_volume_[t],
                                   rotation_[t], d);
@@ -695,9 +713,10 @@ bool parse(int argc, char** argv, Options& options)
         } else if (flag == "--strain-rate-tau") {
             options.strain_rate_tau_s = std::strtof(value.c_str(), nullptr);
         } else if (flag == "--sliver-rotation") {
-            known = value == "on" || value == "off" || value == "upright";
+            known = value == "on" || value == "off" || value == "upright" || value == "solvers";
             options.sliver_rotation = value == "on"        ? SliverRotation::always
                                       : value == "upright" ? SliverRotation::upright
+                                      : value == "solvers" ? SliverRotation::solvers
                                                            : SliverRotation::off;
         } else if (flag == "--damping-tau") {
             options.damping_tau_s = std::strtof(value.c_str(), nullptr);
@@ -727,7 +746,7 @@ int main(int argc, char** argv)
                      "          [--test stiffness|rest|release|mirror|bounce] [--preset NAME|MESH-FILE]\n"
                      "          [--youngs PA] [--schedule SUBSTEPS,ITERATIONS]\n"
                      "          [--damping-tau SECONDS] [--strain-rate-tau SECONDS]\n"
-                     "          [--sliver-rotation on|upright|off]\n",
+                     "          [--sliver-rotation on|upright|solvers|off]\n",
                      argv[0]);
         return 2;
     }

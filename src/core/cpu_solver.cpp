@@ -74,6 +74,7 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     std::vector<glm::vec4>().swap(rotations_);
     std::vector<glm::vec3>().swap(deltas_);
     std::vector<glm::mat3>().swap(inv_rest_shapes_);
+    std::vector<float>().swap(slivers_);
     corners_ = Csr{};
     std::vector<float>().swap(shape_compliance_);
     std::vector<float>().swap(volume_compliance_);
@@ -311,8 +312,10 @@ void CpuSolver::make_jacobi_arrays()
     deltas_.assign(nt * 4, glm::vec3(0.0f));
     corners_ = vertex_tet_corners(*mesh_);
     inv_rest_shapes_.resize(nt);
+    slivers_.resize(nt);
     for (size_t t = 0; t < nt; ++t) {
         inv_rest_shapes_[t] = inv_rest_shape(*mesh_, t);
+        slivers_[t] = is_sliver(*mesh_, t) ? 1.0f : 0.0f;
     }
     materials_.clear();  // refresh_materials keeps the compliances from now on
 }
@@ -390,7 +393,7 @@ float CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm
     float residual = 0.0f;
     float shape_step = 0.0f;
     tet_math::tm_solve_tet(positions_[tet.x], positions_[tet.y], positions_[tet.z],
-                           positions_[tet.w], w, inv_rest_shapes_[t], rest_volume,
+                           positions_[tet.w], w, inv_rest_shapes_[t], rest_volume, slivers_[t],
                            shape_compliance_[t] * k.inv_h2, alpha_volume, volume_on, omega,
                            lambda_shape_[t], lambda_volume_[t], rotations_[t], d[0], d[1], d[2],
                            d[3], residual, shape_step);

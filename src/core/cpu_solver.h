@@ -150,6 +150,7 @@ private:
     std::vector<glm::vec4> rotations_;       // per tet, its last rotation (tm_tet_rotation)
     std::vector<glm::vec3> deltas_;          // per tet corner slot (tet * 4 + corner)
     std::vector<glm::mat3> inv_rest_shapes_;  // per tet, B = Dm^-1
+    std::vector<float> slivers_;              // per tet, 1 where is_sliver(), else 0
     Csr corners_;                            // per vertex, its tet corner slots
     std::vector<float> shape_compliance_;    // per tet, 1 / (2 mu V0)
     std::vector<float> volume_compliance_;   // per tet, 1 / (lambda V0); -1: no volume term

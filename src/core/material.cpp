@@ -17,6 +17,11 @@ float volume_compliance(const LameParameters& lame, float rest_volume_m3)
     return 1.0f / (lame.lambda_pa * rest_volume_m3);
 }
 
+float sliver_volume_compliance(const LameParameters& lame, float rest_volume_m3)
+{
+    return 1.0f / ((lame.lambda_pa + 2.0f * lame.mu_pa) * rest_volume_m3);
+}
+
 bool volume_constraint_enabled(const LameParameters& lame)
 {
     return lame.lambda_pa > 0.0f;

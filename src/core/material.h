@@ -26,5 +26,9 @@ float arap_compliance(const LameParameters& lame, float rest_volume_m3);
 // when volume_constraint_enabled(lame).
 float volume_compliance(const LameParameters& lame, float rest_volume_m3);
 
+// A sliver's volume term (tm_sliver_shape_step): 1 / ((lambda + 2 mu) V0),
+// on at any nu.
+float sliver_volume_compliance(const LameParameters& lame, float rest_volume_m3);
+
 // With lambda = 0 (nu = 0) the volume term has no energy and is skipped.
 bool volume_constraint_enabled(const LameParameters& lame);

@@ -1,6 +1,7 @@
 #include "core/tet_mesh.h"
 
 #include "core/tet_coloring.h"
+#include "core/tet_math.h"
 #include "core/tet_repair.h"
 
 #include <algorithm>
@@ -131,6 +132,11 @@ double TetMesh::total_rest_volume_m3() const
 glm::mat3 inv_rest_shape(const TetMesh& mesh, size_t t)
 {
     return glm::mat3(glm::inverse(rest_edges(mesh, t)));
+}
+
+bool is_sliver(const TetMesh& mesh, size_t t)
+{
+    return tet_math::tm_is_sliver(glm::mat3(rest_edges(mesh, t)));
 }
 
 Csr vertex_tet_corners(const TetMesh& mesh)

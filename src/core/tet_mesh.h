@@ -116,6 +116,10 @@ std::vector<glm::uvec3> boundary_triangles(const std::vector<glm::uvec4>& tets);
 // from the rest positions: the same bits on every call).
 glm::mat3 inv_rest_shape(const TetMesh& mesh, size_t t);
 
+// Whether tet t is a sliver, whose shape step is shape matching's
+// (tm_is_sliver, shaders/tet_math.glsl).
+bool is_sliver(const TetMesh& mesh, size_t t);
+
 // Each vertex's tet corners: row v lists the slots tet * 4 + corner whose
 // vertex is v, ascending.
 Csr vertex_tet_corners(const TetMesh& mesh);

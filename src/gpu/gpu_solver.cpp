@@ -316,8 +316,12 @@ void GpuSolver::upload_body_at_rest()
     upload(buffers_[kVelocities], to_vec4(world_->initial_velocities));
     upload(buffers_[kPredicted], positions);
     upload(buffers_[kCorrections], std::vector<glm::vec4>(mesh_->vertex_count(), glm::vec4(0.0f)));
-    upload(buffers_[kLambdas], std::vector<glm::vec4>(mesh_->tet_count() + kMaxGrabAnchors,
-                                                      glm::vec4(0.0f)));  // + the grab's anchors
+    // Per tet whether it is a sliver in w, then the grab's anchors.
+    std::vector<glm::vec4> lambdas(mesh_->tet_count() + kMaxGrabAnchors, glm::vec4(0.0f));
+    for (size_t t = 0; t < mesh_->tet_count(); ++t) {
+        lambdas[t].w = is_sliver(*mesh_, t) ? 1.0f : 0.0f;
+    }
+    upload(buffers_[kLambdas], lambdas);
     upload_cold_tet_state();
 }
 

@@ -23,6 +23,7 @@ struct TetBlockArrays {
     const int32_t* corner[4];         // the rest per slot (block * lanes + lane)
     const float* b[9];
     const float* inv_rest_volume;
+    const float* sliver;  // 1 for a sliver (tm_is_sliver), else 0
     // The tet's compliances 1 / (2 mu V0) and 1 / (lambda V0) for its body's
     // material; the volume one is negative where lambda = 0 (no volume term).
     const float* shape_compliance;

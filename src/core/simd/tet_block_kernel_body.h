@@ -505,6 +505,114 @@ inline m3 deformation_gradient(const v3* x, const m3& B)
     return mul(Ds, B);
 }
 
+inline vf determinant(const m3& m) { return dot(m.c[0], cross(m.c[1], m.c[2])); }
+
+// GLSL's inverse: the rows of m^-1 are the columns' cross products over
+// the determinant.
+inline m3 inverse(const m3& m)
+{
+    const vf inv_det = 1.0f / determinant(m);
+    return transpose({{cross(m.c[1], m.c[2]) * inv_det, cross(m.c[2], m.c[0]) * inv_det,
+                       cross(m.c[0], m.c[1]) * inv_det}});
+}
+
+// tm_rest_spread.
+inline m3 rest_spread(const m3& rest_edges)
+{
+    const v3 centre = splat(0.25f) * (rest_edges.c[0] + rest_edges.c[1] + rest_edges.c[2]);
+    m3 S = mul_transposed(rest_edges, rest_edges);
+    S.c[0] = S.c[0] - (4.0f * centre.x) * centre;
+    S.c[1] = S.c[1] - (4.0f * centre.y) * centre;
+    S.c[2] = S.c[2] - (4.0f * centre.z) * centre;
+    return S;
+}
+
+// What tm_sliver_shape_step takes of a block's rest and present shapes:
+// Dm, Ds, m = tr S / 3, and F S, reflected for the lanes of `sliver` that
+// are inverted (the signed SVD only when there are some).
+struct SliverShape {
+    m3 rest_edges;
+    m3 edges;
+    vf mean;
+    m3 weighted;
+};
+
+inline SliverShape sliver_shape(const v3* x, const m3& B, const m3& F, vmask sliver)
+{
+    SliverShape s;
+    s.rest_edges = inverse(B);
+    s.edges = {{x[1] - x[0], x[2] - x[0], x[3] - x[0]}};
+    const m3 S = rest_spread(s.rest_edges);
+    s.mean = (S.c[0].x + S.c[1].y + S.c[2].z) * (1.0f / 3.0f);
+    const v3 centre = splat(0.25f) * (s.edges.c[0] + s.edges.c[1] + s.edges.c[2]);
+    const v3 rest_centre =
+        splat(0.25f) * (s.rest_edges.c[0] + s.rest_edges.c[1] + s.rest_edges.c[2]);
+    s.weighted = mul_transposed(s.edges, s.rest_edges);
+    s.weighted.c[0] = s.weighted.c[0] - (4.0f * rest_centre.x) * centre;
+    s.weighted.c[1] = s.weighted.c[1] - (4.0f * rest_centre.y) * centre;
+    s.weighted.c[2] = s.weighted.c[2] - (4.0f * rest_centre.z) * centre;
+    const vmask inverted = sliver & (determinant(F) < 0.0f);
+    if (any_lane(inverted)) {
+        m3 U, V;
+        v3 sigma;
+        signed_svd(F, U, sigma, V);
+        const v3 axis = V.c[2];
+        const v3 image = mul(F, axis);
+        const v3 spread_axis = mul(S, axis);
+        const vf along[3] = {spread_axis.x, spread_axis.y, spread_axis.z};
+        for (int column = 0; column < 3; ++column) {
+            s.weighted.c[column] = select(
+                inverted, s.weighted.c[column] - (2.0f * along[column]) * image,
+                s.weighted.c[column]);
+        }
+    }
+    return s;
+}
+
+// K^1/2 of tm_sliver_shape_step.
+inline m3 half_centring()
+{
+    const vf on = splat(0.8333333333333333f);
+    const vf off = splat(-0.1666666666666667f);
+    return {{{on, off, off}, {off, on, off}, {off, off, on}}};
+}
+
+// tm_sliver_shape_step after the rotation: dlambda and the corrections d,
+// returns the residual. lambda_shape is not updated here.
+inline vf sliver_shape_step(const SliverShape& s, const m3& R, const vf* w, vf alpha,
+                            const m3& lambda_shape, m3& dlambda, v3* d)
+{
+    const vf inv_root_mean = 1.0f / tb_sqrt(s.mean);
+    const m3 K = half_centring();
+    const m3 turned = mul(R, s.rest_edges);
+    const m3 centred = mul(m3{{s.edges.c[0] - turned.c[0], s.edges.c[1] - turned.c[1],
+                               s.edges.c[2] - turned.c[2]}},
+                           K);
+    m3 rhs;
+    for (int column = 0; column < 3; ++column) {
+        rhs.c[column] = centred.c[column] * inv_root_mean + alpha * lambda_shape.c[column];
+    }
+    const m3 masses = {{{w[0] + w[1], w[0], w[0]},
+                        {w[0], w[0] + w[2], w[0]},
+                        {w[0], w[0], w[0] + w[3]}}};
+    const m3 KMK = mul(mul(K, masses), K);
+    const vf inv_mean = 1.0f / s.mean;
+    m3 Q;
+    for (int column = 0; column < 3; ++column) Q.c[column] = KMK.c[column] * inv_mean;
+    Q.c[0].x = Q.c[0].x + alpha;
+    Q.c[1].y = Q.c[1].y + alpha;
+    Q.c[2].z = Q.c[2].z + alpha;
+    const m3 product = mul(rhs, inverse(Q));
+    for (int column = 0; column < 3; ++column) dlambda.c[column] = product.c[column] * splat(-1.0f);
+    const m3 G = mul(dlambda, K);
+    const v3 g[3] = {G.c[0] * inv_root_mean, G.c[1] * inv_root_mean, G.c[2] * inv_root_mean};
+    d[0] = -(w[0] * (g[0] + g[1] + g[2]));
+    d[1] = w[1] * g[0];
+    d[2] = w[2] * g[1];
+    d[3] = w[3] * g[2];
+    return frobenius(rhs);
+}
+
 // tm_tet_rotation, the block's rotations updated: a block takes the signed
 // SVD only when one of its lanes needs it.
 inline m3 tet_rotation(const TetBlockArrays& blocks, size_t slot, const m3& F, const vf* w)
@@ -549,7 +657,19 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
     const vf alpha_shape = tb_load(blocks.shape_compliance + slot) * step.inv_h2;
 
     const m3 F = deformation_gradient(x, Bm);
-    const m3 R = tet_rotation(blocks, slot, F, w);
+    // Slivers take tm_sliver_shape_step: a block computes it only when one
+    // of its lanes is one.
+    const vmask sliver = tb_load(blocks.sliver + slot) > 0.0f;
+    const bool any_sliver = any_lane(sliver);
+    SliverShape sliver_form;
+    m3 source = F;
+    if (any_sliver) {
+        sliver_form = sliver_shape(x, Bm, F, sliver);
+        for (int column = 0; column < 3; ++column) {
+            source.c[column] = select(sliver, sliver_form.weighted.c[column], F.c[column]);
+        }
+    }
+    const m3 R = tet_rotation(blocks, slot, source, w);
     m3 rhs;
     for (int column = 0; column < 3; ++column) {
         rhs.c[column] = F.c[column] - R.c[column] + alpha_shape * lambda_shape.c[column];
@@ -558,13 +678,24 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
     sums.residual = frobenius(rhs);
     const m3 product = mul(rhs, inverse_shape_system(w, Bm, alpha_shape));
     m3 dlambda;
+    for (int column = 0; column < 3; ++column) dlambda.c[column] = product.c[column] * splat(-1.0f);
+    v3 d[4];
+    shape_corrections(dlambda, Bm, w, d);
+    if (any_sliver) {
+        m3 sliver_dlambda;
+        v3 sliver_d[4];
+        const vf sliver_residual = sliver_shape_step(sliver_form, R, w, alpha_shape, lambda_shape,
+                                                     sliver_dlambda, sliver_d);
+        sums.residual = select(sliver, sliver_residual, sums.residual);
+        for (int column = 0; column < 3; ++column) {
+            dlambda.c[column] = select(sliver, sliver_dlambda.c[column], dlambda.c[column]);
+        }
+        for (int a = 0; a < 4; ++a) d[a] = select(sliver, sliver_d[a], d[a]);
+    }
     for (int column = 0; column < 3; ++column) {
-        dlambda.c[column] = product.c[column] * splat(-1.0f);
         lambda_shape.c[column] = lambda_shape.c[column] + dlambda.c[column];
     }
     sums.shape_step = frobenius(dlambda);
-    v3 d[4];
-    shape_corrections(dlambda, Bm, w, d);
 
     // Volume, on the positions after the shape step.
     if (step.volume_enabled) {
@@ -589,13 +720,15 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
 }
 
 // tm_warm_start_tet on one block, its multipliers first scaled by the
-// step's warm_fraction (and kept so).
+// step's warm_fraction, a sliver's by zero (and kept so; tet_step.glsl
+// says why).
 inline void warm_start_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
 {
     const BlockCorners corners = gather_corners(blocks, step, slot);
     const vf* w = corners.w;
     const v3* x = corners.predicted;
-    const vf fraction = splat(step.warm_fraction);
+    const vf fraction = select(tb_load(blocks.sliver + slot) > 0.0f, splat(0.0f),
+                               splat(step.warm_fraction));
     m3 lambda_shape = load_m3(blocks.lambda_shape, slot);
     for (int column = 0; column < 3; ++column) {
         lambda_shape.c[column] = lambda_shape.c[column] * fraction;

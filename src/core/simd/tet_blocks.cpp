@@ -99,6 +99,7 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
     for (auto& corner : blocks.corner) corner = AlignedArray<int32_t>(slots);
     for (auto& column : blocks.b) column = AlignedArray<float>(slots);
     blocks.inv_rest_volume = AlignedArray<float>(slots);
+    blocks.sliver = AlignedArray<float>(slots);
     blocks.shape_compliance = AlignedArray<float>(slots);
     blocks.volume_compliance = AlignedArray<float>(slots);
     for (auto& w : blocks.inverse_mass) w = AlignedArray<float>(slots);
@@ -122,6 +123,7 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
                 }
             }
             blocks.inv_rest_volume[slot] = 1.0f / mesh.rest_volumes_m3[t];
+            blocks.sliver[slot] = is_sliver(mesh, t) ? 1.0f : 0.0f;
             ++slot;
         }
         // Padding: a unit tet collapsed on the share's dummy vertex, with no
@@ -136,6 +138,7 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
                 blocks.b[i][slot] = (i % 4 == 0) ? 1.0f : 0.0f;
             }
             blocks.inv_rest_volume[slot] = 1.0f;
+            blocks.sliver[slot] = 0.0f;
             blocks.shape_compliance[slot] = 1.0f;
             blocks.volume_compliance[slot] = 1.0f;
         }
@@ -195,6 +198,7 @@ TetBlockArrays block_arrays(TetBlocks& blocks)
         arrays.b[i] = blocks.b[i].data();
     }
     arrays.inv_rest_volume = blocks.inv_rest_volume.data();
+    arrays.sliver = blocks.sliver.data();
     arrays.shape_compliance = blocks.shape_compliance.data();
     arrays.volume_compliance = blocks.volume_compliance.data();
     for (int i = 0; i < 9; ++i) arrays.lambda_shape[i] = blocks.lambda_shape[i].data();

@@ -53,6 +53,7 @@ struct TetBlocks {
     AlignedArray<int32_t> corner[4];   // vertex indices
     AlignedArray<float> b[9];          // B = Dm^-1, column-major: b[3 * column + row]
     AlignedArray<float> inv_rest_volume;  // 1 / V0, m^-3 (1 for padding)
+    AlignedArray<float> sliver;           // 1 where is_sliver(), else 0 (padding 0)
     AlignedArray<float> shape_compliance;   // 1 / (2 mu V0) of the tet's body
     AlignedArray<float> volume_compliance;  // 1 / (lambda V0), or -1 without volume term
     AlignedArray<float> inverse_mass[4];  // per corner; 0 for pinned and padding
