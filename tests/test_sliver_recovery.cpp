@@ -107,8 +107,8 @@ TEST(SliverCube, DroppedOnTheGroundItsSliversStayTheRightWayOut)
 // slivers' strain step it was NaN within a second under Gauss-Seidel; with
 // shape matching's step it lands on its apex and stands, every tet the
 // right way out, until it topples over at about 3 s (what follows is in
-// README, "Not done yet"). Gauss-Seidel only: Jacobi's weight divides each
-// step by the axis's 2,000 tets (docs/algorithm.md 4, "Slivers").
+// README, "Not done yet"). Gauss-Seidel only: Jacobi does not hold this fan
+// (docs/algorithm.md 4, "Slivers").
 TEST(SliverFan, DroppedItLandsOnItsApexWithEveryTetTheRightWayOut)
 {
     const std::shared_ptr<const TetMesh> mesh = prepare_or_fail(sliver_fan(2000, 0.4f));
