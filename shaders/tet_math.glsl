@@ -668,15 +668,22 @@ TM_FN void tm_warm_start_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
     }
 }
 
-// The fraction of the last substep's multipliers the next one starts from:
-// 1 where the iterations converged (the last iteration's steps are small
-// beside the first's), falling to 0 where they did not, so that a start
-// that the sweeps cannot correct is not kept (docs/algorithm.md 4, "In
-// the solvers"). first_steps and last_steps are the sums of
-// shape_step over the tets in a substep's first and last iteration.
+// The fraction of the last substep's multipliers the next one starts from.
+// All of them where the sweeps keep up with every body's material
+// (sweeps_keep_up != 0: core/warm_start.h, docs/algorithm.md 4, "Sweeps
+// that keep up"); there a start that the sweeps leave uncorrected dies
+// away, and at rest the start is the answer, whatever the iteration count.
+// Elsewhere 1 where the iterations converged (the last iteration's steps
+// are small beside the first's), falling to 0 where they did not, so that a
+// start that the sweeps cannot correct is not kept (docs/algorithm.md 4,
+// "In the solvers"). first_steps and last_steps are the sums of shape_step
+// over the tets in a substep's first and last iteration.
 const float TM_WARM_START_FALLOFF = 2.0f;
-TM_FN float tm_warm_start_fraction(float first_steps, float last_steps)
+TM_FN float tm_warm_start_fraction(float first_steps, float last_steps, float sweeps_keep_up)
 {
+    if (sweeps_keep_up != 0.0f) {
+        return 1.0f;
+    }
     float ratio = first_steps > 0.0f ? last_steps / first_steps : 0.0f;
     return clamp(1.0f - TM_WARM_START_FALLOFF * ratio, 0.0f, 1.0f);
 }

@@ -1,5 +1,6 @@
 #version 430 core
 // The warm start's fraction for the next substep (tm_warm_start_fraction):
+// all of the multipliers where the sweeps keep up (u_warm_start), else from
 // the sums of every tet's shape step in the last substep's first and last
 // iteration (lambdas[t].x and .y), summed by one workgroup, the fraction
 // written where the warm start reads it (tet_step.glsl). Runs before
@@ -29,6 +30,6 @@ void main()
         barrier();
     }
     if (i == 0u) {
-        warm_fraction = tm_warm_start_fraction(partial[0].x, partial[0].y);
+        warm_fraction = tm_warm_start_fraction(partial[0].x, partial[0].y, u_warm_start.x);
     }
 }

@@ -46,6 +46,7 @@ slow_tests=(
   Rest.TheBunnyStillRocksAtFiveSecondsWithoutMaterialDamping         # 6 s in the normal build
   CpuSolver.TiltedCubeComesToRestOnAFace                             # 23 s
   CpuGrab.LiftAndRelease                                             # 23 s
+  WarmStart.ABunnyStifferThanTheSweepsKeepUpWithStillSettles         # 20 s in the normal build
   # Scenes of many bodies, 35-60 s in the normal build on the busy machine:
   # minutes under the sanitizers. The contact passes run under the checks in
   # the kept two-body, beam and obstacle tests.

@@ -8,6 +8,7 @@
 #include "core/grab_math.h"
 #include "core/material.h"
 #include "core/tet_math.h"
+#include "core/warm_start.h"
 
 #include <algorithm>
 #include <cassert>
@@ -60,6 +61,7 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     }
     obstacle_grid_.build(obstacle_boxes_);
     contacts_.load(*world_);
+    small_tet_sizes_m_ = small_tet_sizes_m(*world_);
     normals_.assign(nv, glm::vec3(0.0f, 1.0f, 0.0f));
     predicted_positions_ = positions_;  // lay_out_blocks adds the dummy vertices
     start_positions_ = positions_;
@@ -210,6 +212,7 @@ void CpuSolver::step_frame(const SimParams& raw_params)
     const auto frame_start = std::chrono::steady_clock::now();
     const bool body_contact = params.body_contact;
     const float h = kFrameSeconds / static_cast<float>(params.substeps);
+    sweeps_keep_up_ = sweeps_keep_up(materials_, small_tet_sizes_m_, h, params.iterations);
     if (h != multipliers_h_ || params.method != multipliers_method_) {
         // A multiplier is a force times h^2: kept across a change of h, it
         // would start the substep with the wrong force. Jacobi keeps its own
@@ -351,7 +354,8 @@ void CpuSolver::warm_start(const SimParams& params, float h)
     TetBlockStep step = block_step(params, h);
     step.warm_start = true;
     step.warm_fraction = tet_math::tm_warm_start_fraction(static_cast<float>(first_shape_steps_),
-                                                          static_cast<float>(last_shape_steps_));
+                                                          static_cast<float>(last_shape_steps_),
+                                                          sweeps_keep_up_ ? 1.0f : 0.0f);
     run_blocks(step);
 }
 

@@ -164,6 +164,11 @@ private:
     // the next substep starts from (tm_warm_start_fraction).
     double first_shape_steps_ = 0.0;
     double last_shape_steps_ = 0.0;
+    // Per body, its small tets' size (small_tet_sizes_m), and whether this
+    // frame's sweeps keep up with every body's material (sweeps_keep_up):
+    // then the warm start takes the whole of the last multipliers.
+    std::vector<float> small_tet_sizes_m_;
+    bool sweeps_keep_up_ = false;
     float multipliers_h_ = 0.0f;  // the substep length they were found at
     SolverMethod multipliers_method_ = SolverMethod::gauss_seidel;  // and the method
     int requested_threads_ = 1;

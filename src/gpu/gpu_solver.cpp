@@ -7,6 +7,7 @@
 #include "core/material.h"
 #include "core/substep_math.h"
 #include "core/tet_math.h"
+#include "core/warm_start.h"
 
 #include <bit>
 #include <cassert>
@@ -174,6 +175,7 @@ void GpuSolver::load(std::shared_ptr<const World> world)
     upload_body_at_rest();
     materials_.clear();
     refresh_materials(SimParams());
+    small_tet_sizes_m_ = small_tet_sizes_m(*world_);
     upload(buffers_[kNormals], std::vector<glm::vec4>(nv, glm::vec4(0.0f, 1.0f, 0.0f, 0.0f)));
 
     upload(buffers_[kTets], m.tets, GL_STATIC_DRAW);
@@ -457,6 +459,9 @@ void GpuSolver::upload_parameters(const SimParams& params)
     block.u_material_damping = glm::vec4(
         params.material_damping_s > 0.0f ? 1.0f / (h * params.material_damping_s) : 0.0f, 0.0f,
         0.0f, 0.0f);
+    // The same decision as CpuSolver's, from the same floats.
+    const bool keep_up = sweeps_keep_up(materials_, small_tet_sizes_m_, h, params.iterations);
+    block.u_warm_start = glm::vec4(keep_up ? 1.0f : 0.0f, 0.0f, 0.0f, 0.0f);
     block.u_contact = glm::vec4(params.static_friction, params.dynamic_friction,
                               params.ground_enabled ? 1.0f : 0.0f, kContactRecoverySpeedMS);
     block.u_counts = glm::uvec4(mesh_->vertex_count(), mesh_->tet_count(),

@@ -236,6 +236,7 @@ private:
     std::shared_ptr<const World> world_;
     std::shared_ptr<const TetMesh> mesh_;  // the world's
     std::vector<BodyMaterial> materials_;   // per body, what the buffers hold
+    std::vector<float> small_tet_sizes_m_;  // per body (core/warm_start.h)
     SimParams params_;                      // this frame's, sanitized
     GlBuffer buffers_[kBindingCount];
     GlBuffer parameters_;

@@ -1,7 +1,7 @@
 // The stiffness goal on the GPU solver: Gauss-Seidel (the default) at the
 // real-time schedule gives the exact static cantilever deflection (Newton on
-// the same discrete energy, tests/cantilever.h) at 1 and 10 MPa, as on the
-// CPU (tests/test_static_elasticity.cpp).
+// the same discrete energy, tests/cantilever.h) at 1, 10 and 100 MPa, as on
+// the CPU (tests/test_static_elasticity.cpp).
 #include "gl_test_support.h"
 
 #include "../cantilever.h"
@@ -14,7 +14,7 @@ TEST_F(GpuStiffness, GaussSeidelGivesTheExactDeflectionAtTenByEight)
     const Cantilever beam;
     Result<std::unique_ptr<GpuSolver>> gpu = GpuSolver::create(ShaderLibrary());
     ASSERT_TRUE(gpu.ok()) << gpu.error();
-    for (const float e : {1.0e6f, 1.0e7f}) {
+    for (const float e : {1.0e6f, 1.0e7f, 1.0e8f}) {
         SimParams p;
         p.youngs_modulus_pa = e;
         p.method = SolverMethod::gauss_seidel;
@@ -25,8 +25,9 @@ TEST_F(GpuStiffness, GaussSeidelGivesTheExactDeflectionAtTenByEight)
         const float realtime = beam.tip_deflection(*gpu.value(), p, 90);
         std::printf("GPU Gauss-Seidel 10x8, E %.0e: %.5f m, exact static %.5f m, ratio %.4f\n", e,
                     realtime, exact, realtime / exact);
-        // As on the CPU: within 0.2% at 1e6 Pa, 2% at 1e7 Pa (measured
-        // 1.0000 and 0.9968; the CPU 1.0000 and 0.9968).
-        EXPECT_NEAR(realtime / exact, 1.0, e < 5.0e6f ? 0.002 : 0.02) << "E " << e;
+        // As on the CPU: within 0.2% at 1e6 Pa, 2% at 1e7 Pa and 5% at 1e8
+        // Pa, where the sweeps still keep up (core/warm_start.h).
+        const double tolerance = e < 5.0e6f ? 0.002 : e < 5.0e7f ? 0.02 : 0.05;
+        EXPECT_NEAR(realtime / exact, 1.0, tolerance) << "E " << e;
     }
 }

@@ -1,0 +1,58 @@
+#include "core/warm_start.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+// K / q^2 at or above which the warm start is whole (warm_start.h): bodies
+// at rest taking it whole went unstable at 0.113 or less and stayed stable
+// at 0.14 or more, at 1 to 16 iterations.
+constexpr float kLeastSweepsPerSquaredCrossing = 0.2f;
+
+// The share of a body's tets smaller than its "small tet".
+constexpr float kSmallTetShare = 0.05f;
+
+}  // namespace
+
+std::vector<float> small_tet_sizes_m(const World& world)
+{
+    const TetMesh& mesh = *world.mesh;
+    std::vector<float> sizes(world.body_count(), 0.0f);
+    std::vector<float> volumes;
+    for (size_t b = 0; b < world.body_count(); ++b) {
+        const WorldBody& body = world.bodies[b];
+        if (body.tet_count == 0) {
+            continue;
+        }
+        const auto first = mesh.rest_volumes_m3.begin() + body.first_tet;
+        volumes.assign(first, first + body.tet_count);
+        const auto nth =
+            volumes.begin() + static_cast<std::ptrdiff_t>(kSmallTetShare * (volumes.size() - 1));
+        std::nth_element(volumes.begin(), nth, volumes.end());
+        sizes[b] = std::cbrt(*nth);
+    }
+    return sizes;
+}
+
+float shear_crossings_per_substep(const BodyMaterial& material, float small_tet_size_m, float h)
+{
+    const LameParameters lame = lame_parameters(material.youngs_modulus_pa, material.poisson_ratio);
+    const float shear_wave_m_s = std::sqrt(lame.mu_pa / material.density_kg_m3);
+    return shear_wave_m_s * h / small_tet_size_m;
+}
+
+bool sweeps_keep_up(const std::vector<BodyMaterial>& materials,
+                    const std::vector<float>& small_tet_sizes_m, float h, int iterations)
+{
+    for (size_t b = 0; b < materials.size() && b < small_tet_sizes_m.size(); ++b) {
+        if (small_tet_sizes_m[b] <= 0.0f) {
+            continue;  // no tets
+        }
+        const float q = shear_crossings_per_substep(materials[b], small_tet_sizes_m[b], h);
+        if (static_cast<float>(iterations) < kLeastSweepsPerSquaredCrossing * q * q) {
+            return false;
+        }
+    }
+    return true;
+}

@@ -1,0 +1,111 @@
+// When Gauss-Seidel's warm start takes all of the last substep's
+// multipliers (core/warm_start.h): each body's small tets, the limit the
+// sweeps keep up to, and a body beyond it still settling on the fraction the
+// sweeps converged.
+#include "test_support.h"
+
+#include "core/warm_start.h"
+#include "core/world.h"
+
+#include <cmath>
+
+namespace {
+
+constexpr float kH = 1.0f / 600.0f;  // 10 substeps a frame
+
+// The Young's modulus at which K / q^2 is exactly 0.2 for a small tet of
+// `size_m` (nu 0.3, rho 1000): q^2 = h^2 mu / (rho l^2).
+float limit_youngs_pa(float size_m, float h, int iterations)
+{
+    const float mu = 1000.0f * (size_m / h) * (size_m / h) * static_cast<float>(iterations) / 0.2f;
+    return 2.0f * 1.3f * mu;
+}
+
+BodyMaterial material(float youngs_pa)
+{
+    return {youngs_pa, 0.3f, 1000.0f};
+}
+
+}  // namespace
+
+TEST(WarmStart, SmallTetsAreAFifthPercentileOfEachBody)
+{
+    // A lattice's tets are all one size: a 0.1 m cell's sixth.
+    const std::shared_ptr<const World> lattice = single_body_world(
+        prepare_or_fail(box_lattice({4, 2, 2}, glm::vec3(0.0f), {0.4f, 0.2f, 0.2f})));
+    const std::vector<float> lattice_sizes = small_tet_sizes_m(*lattice);
+    ASSERT_EQ(lattice_sizes.size(), 1u);
+    EXPECT_NEAR(lattice_sizes[0], std::cbrt(1.0e-3f / 6.0f), 1e-6f);
+
+    // Two bodies, each its own: the cube preset's lattice and the bunny,
+    // whose tets near its surface are smaller than the rest.
+    WorldDesc desc;
+    for (const PresetId id : {PresetId::cube, PresetId::bunny}) {
+        BodyDesc body;
+        body.mesh = make_preset_mesh(id).value();
+        desc.bodies.push_back(std::move(body));
+    }
+    const Result<World> world = assemble_world(desc);
+    ASSERT_TRUE(world.ok()) << world.error();
+    const std::vector<float> sizes = small_tet_sizes_m(world.value());
+    ASSERT_EQ(sizes.size(), 2u);
+    EXPECT_NEAR(sizes[0], std::cbrt(std::pow(0.5f / 6.0f, 3.0f) / 6.0f), 1e-5f);
+    const WorldBody& bunny = world.value().bodies[1];
+    size_t smaller = 0;
+    for (uint32_t t = bunny.first_tet; t < bunny.first_tet + bunny.tet_count; ++t) {
+        smaller += std::cbrt(world.value().mesh->rest_volumes_m3[t]) < sizes[1] ? 1 : 0;
+    }
+    std::printf("bunny: small tets %.4f m, %zu of %u tets smaller\n", sizes[1], smaller,
+                bunny.tet_count);
+    EXPECT_NEAR(static_cast<double>(smaller) / bunny.tet_count, 0.05, 0.002);
+}
+
+TEST(WarmStart, TheSweepsKeepUpToTheirLimitAndEveryBodyMustBeWithinIt)
+{
+    // The beam preset's cantilever (0.1 m cells) keeps up at 1e8 Pa at the
+    // real-time schedule: the stiffness tests rely on it.
+    const float beam_tet = std::cbrt(1.0e-3f / 6.0f);
+    EXPECT_TRUE(sweeps_keep_up({material(1.0e8f)}, {beam_tet}, kH, 8));
+    // Either side of the limit, at 1 to 16 iterations and 10 or 20 substeps.
+    for (const int iterations : {1, 2, 8, 16}) {
+        for (const float h : {kH, kH / 2.0f}) {
+            const float limit = limit_youngs_pa(beam_tet, h, iterations);
+            EXPECT_TRUE(sweeps_keep_up({material(0.99f * limit)}, {beam_tet}, h, iterations))
+                << iterations << " iterations, h " << h;
+            EXPECT_FALSE(sweeps_keep_up({material(1.01f * limit)}, {beam_tet}, h, iterations))
+                << iterations << " iterations, h " << h;
+        }
+    }
+    EXPECT_NEAR(limit_youngs_pa(beam_tet, kH, 8), 1.13e8f, 0.01e8f);
+    // One body beyond it is enough: the fraction is the world's.
+    const float soft = 1.0e5f;
+    const float stiff = 2.0f * limit_youngs_pa(beam_tet, kH, 8);
+    EXPECT_TRUE(sweeps_keep_up({material(soft), material(soft)}, {beam_tet, beam_tet}, kH, 8));
+    EXPECT_FALSE(sweeps_keep_up({material(soft), material(stiff)}, {beam_tet, beam_tet}, kH, 8));
+    // A heavier material's wave is slower.
+    BodyMaterial heavy = material(stiff);
+    heavy.density_kg_m3 = 4000.0f;
+    EXPECT_TRUE(sweeps_keep_up({heavy}, {beam_tet}, kH, 8));
+}
+
+// The bunny at 1e8 Pa is beyond the limit (its small tets are a fifth of
+// the cantilever's): with the whole warm start it went NaN within a second
+// of resting. It takes the converged fraction instead and settles (measured
+// 8.4e-4 m/s at 10 s).
+TEST(WarmStart, ABunnyStifferThanTheSweepsKeepUpWithStillSettles)
+{
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::bunny);
+    CpuSolver solver;
+    solver.load(mesh);
+    SimParams params;
+    params.youngs_modulus_pa = 1.0e8f;
+    ASSERT_FALSE(sweeps_keep_up({params.material()}, small_tet_sizes_m(solver.world()),
+                                kH, params.iterations));
+    run_frames(solver, params, 600);
+    const SimStats stats = compute_stats(*mesh, solver.positions(), solver.velocities());
+    std::printf("bunny at 1e8 Pa, 10 s after the drop: fastest vertex %.2e m/s, %zu inverted\n",
+                stats.max_speed_m_s, stats.inverted_tets);
+    EXPECT_EQ(stats.nan_count, 0u);
+    EXPECT_EQ(stats.inverted_tets, 0u);
+    EXPECT_LT(stats.max_speed_m_s, 5.0e-3f);
+}
