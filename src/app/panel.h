@@ -75,6 +75,10 @@ struct PanelState {
     // cannot keep up and the simulation runs in slow motion.
     double time_scale = 1.0;
     bool material_ramping = false;  // a stiffening still taking effect (MaterialRamp)
+    // Gauss-Seidel's sweeps keep up with the materials at this schedule
+    // (Scene::sweeps_keep_up): else the bodies sag more than the material
+    // set says. Always true under Jacobi.
+    bool sweeps_keep_up = true;
     double simulation_ms = 0.0;           // per simulated frame
     const char* simulation_timing = "";   // how it was measured
     std::vector<float> simulation_ms_history;

@@ -2,6 +2,7 @@
 
 #include "app/scene_file.h"
 #include "core/cpu_solver.h"
+#include "core/warm_start.h"
 #include "gpu/gpu_solver.h"
 
 #include <algorithm>
@@ -95,6 +96,7 @@ Result<std::string> Scene::install_world(Result<World> prepared, std::optional<P
         return Result<std::string>::failure(solver.error());
     }
     world_ = std::make_shared<const World>(std::move(prepared).value());
+    small_tet_sizes_m_ = small_tet_sizes_m(*world_);
     preset_ = preset;
     builtin_scene_ = std::move(scene);
     solver_ = std::move(solver).value();
@@ -235,6 +237,16 @@ Grab Scene::grab_patch(const SurfaceHit& hit, float radius_fraction,
     const World& w = world();
     const float radius_m = grab_radius_m(w, w.vertex_body[hit.vertices.x], radius_fraction);
     return spread_grab(w, current_positions(), hit, radius_m, stiffness_n_per_m);
+}
+
+bool Scene::sweeps_keep_up(const SimParams& params) const
+{
+    std::vector<BodyMaterial> materials(world_->body_count());
+    for (size_t b = 0; b < materials.size(); ++b) {
+        materials[b] = params.body_material(b);
+    }
+    const float h = kFrameSeconds / static_cast<float>(params.substeps);
+    return ::sweeps_keep_up(materials, small_tet_sizes_m_, h, params.iterations);
 }
 
 std::optional<Bounds> Scene::current_bounds(std::optional<size_t> body) const

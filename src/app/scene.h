@@ -125,6 +125,10 @@ public:
     SolverKind solver_kind() const { return kind_; }
     const TetMesh& mesh() const { return *world_->mesh; }
     const World& world() const { return *world_; }
+    // Whether Gauss-Seidel's sweeps keep up with every body's material at
+    // `params`' schedule, so that the body rests at the stiffness set
+    // (core/warm_start.h). Needs a world.
+    bool sweeps_keep_up(const SimParams& params) const;
 
     // Where a body (or, without one, the whole world) is now: its vertices'
     // bounds. The GPU solver reads the positions back for this (a stall), so
@@ -164,6 +168,7 @@ private:
     std::optional<std::string> builtin_scene_;
     SolverKind kind_ = SolverKind::cpu;
     std::shared_ptr<const World> world_;
+    std::vector<float> small_tet_sizes_m_;  // per body of world_ (core/warm_start.h)
     std::unique_ptr<Solver> solver_;
     DrawnSurface drawn_surface_ = DrawnSurface::own;
     std::unique_ptr<DrawnBodies> drawn_;  // what the renderer gets of the bodies

@@ -674,6 +674,9 @@ void WindowApp::step_simulation(double elapsed_s)
     }
     panel_.material_ramping = material_ramp_.ramping();
     stepped_params_ = frames.back();
+    // Jacobi starts every substep from zero: the warning is Gauss-Seidel's.
+    panel_.sweeps_keep_up = frames.back().method == SolverMethod::jacobi ||
+                            scene_.sweeps_keep_up(frames.back());
     const bool on_gpu = scene_.solver_kind() == SolverKind::gpu;
     // A scripted drag picks its frame exactly, so it steps here.
     if (!on_gpu && !drags_.any()) {

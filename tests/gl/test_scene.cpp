@@ -216,3 +216,29 @@ TEST_F(SceneTest, AMeshFileAddedToTheRunningWorldFallsBesideWhatRuns)
         EXPECT_LT(bunny_min_y(after), 0.5f) << solver;  // bouncing, but down
     }
 }
+
+// What the panel's line under the material reads: whether the sweeps keep
+// up with the material on the world now running (core/warm_start.h), by its
+// own small tets and each body's own material.
+TEST_F(SceneTest, SaysWhereTheSweepsKeepUpWithTheMaterial)
+{
+    Scene scene(ShaderLibrary(), true);
+    ASSERT_TRUE(scene.load_preset(PresetId::beam).ok());
+    SimParams params;
+    params.youngs_modulus_pa = 1.0e8f;
+    EXPECT_TRUE(scene.sweeps_keep_up(params));
+    params.youngs_modulus_pa = 2.0e8f;
+    EXPECT_FALSE(scene.sweeps_keep_up(params));
+    params.substeps = 20;  // four times the stiffness
+    EXPECT_TRUE(scene.sweeps_keep_up(params));
+
+    // The bunny's smaller tets are a fifth of the beam's: 1e8 Pa is past it.
+    ASSERT_TRUE(scene.load_preset(PresetId::bunny).ok());
+    params = SimParams();
+    params.youngs_modulus_pa = 1.0e8f;
+    EXPECT_FALSE(scene.sweeps_keep_up(params));
+    params.youngs_modulus_pa = 1.0e6f;
+    EXPECT_TRUE(scene.sweeps_keep_up(params));
+    params.body_materials = {BodyMaterial{1.0e8f, 0.3f, 1000.0f}};  // its own material
+    EXPECT_FALSE(scene.sweeps_keep_up(params));
+}
