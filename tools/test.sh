@@ -43,7 +43,7 @@ slow_tests=(
   CpuSolver.DroppedPresetsStayAboveTheGround                         # 25 s
   Rest.DroppedPresetsComeToRestAndStayThere                          # 36 s
   Rest.DroppedPresetsRestUnderJacobiToo                              # the same runs, Jacobi
-  Rest.TheBunnyStillRocksAtFiveSecondsWithoutMaterialDamping         # 6 s in the normal build
+  Rest.TheBunnyStillRocksAtFiveSecondsWithoutDamping                 # 6 s in the normal build
   CpuSolver.TiltedCubeComesToRestOnAFace                             # 23 s
   CpuGrab.LiftAndRelease                                             # 23 s
   WarmStart.ABunnyStifferThanTheSweepsKeepUpWithStillSettles         # 20 s in the normal build

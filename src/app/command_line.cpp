@@ -141,6 +141,10 @@ std::string usage_text()
            "                          force S times the stiffness's), "
         << L::material_damping_s.min << "-" << L::material_damping_s.max
         << " (default 0.003)\n"
+           "  --wobble-damping PER_S  the share of its wobble (its motion besides its drift\n"
+           "                          and spin) a body loses per second, "
+        << L::damping_per_s.min << "-" << L::damping_per_s.max
+        << " (default 3)\n"
            "  --stats FILE.json       write summary figures as JSON\n"
            "  --dump-positions FILE   write the final positions, one 'x y z' line per vertex\n"
            "  --drag S:E:V:DX,DY,DZ   grab vertex V at frame S, move the target linearly to its\n"
@@ -197,9 +201,10 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
         }
         static const char* const kValueFlags[] = {
             "--solver", "--preset", "--frames", "--substeps", "--iterations", "--youngs",
-            "--poisson", "--damping", "--material-damping", "--stats", "--dump-positions",
-            "--screenshot", "--size", "--drag", "--grab-stiffness", "--mesh", "--resolution",
-            "--method", "--json", "--bench-meshes", "--threads", "--scene", "--view", "--simd"};
+            "--poisson", "--damping", "--material-damping", "--wobble-damping", "--stats",
+            "--dump-positions", "--screenshot", "--size", "--drag", "--grab-stiffness", "--mesh",
+            "--resolution", "--method", "--json", "--bench-meshes", "--threads", "--scene",
+            "--view", "--simd"};
         bool takes_value = false;
         for (const char* known : kValueFlags) {
             takes_value = takes_value || flag == known;
@@ -294,6 +299,12 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
                            " (at 0.1 s every mode above 3 Hz is overdamped)");
             }
             options.material_damping_s = *tau;
+        } else if (flag == "--wobble-damping") {
+            std::optional<float> d = real_in(value, L::damping_per_s);
+            if (!d) {
+                return bad("expected a rate per second " + range_text(L::damping_per_s));
+            }
+            options.wobble_damping_per_s = *d;
         } else if (flag == "--threads") {
             const Range<int> range = cpu_thread_range();
             std::optional<int> n = integer_in(value, range);
@@ -430,6 +441,7 @@ SimParams params_from_options(const Options& options)
     if (options.poisson_ratio) params.poisson_ratio = *options.poisson_ratio;
     if (options.damping_per_s) params.air_damping_per_s = *options.damping_per_s;
     if (options.material_damping_s) params.material_damping_s = *options.material_damping_s;
+    if (options.wobble_damping_per_s) params.wobble_damping_per_s = *options.wobble_damping_per_s;
     if (options.substeps) params.substeps = *options.substeps;
     if (options.iterations) params.iterations = *options.iterations;
     if (options.method) params.method = *options.method;

@@ -35,6 +35,7 @@ struct Options {
     std::optional<float> poisson_ratio;
     std::optional<float> damping_per_s;
     std::optional<float> material_damping_s;
+    std::optional<float> wobble_damping_per_s;
     std::optional<SolverMethod> method;
     std::optional<int> threads;       // --threads: CPU solver threads (default: all)
     std::string simd;                 // --simd: the CPU's tet kernel by name (default: widest)

@@ -199,6 +199,12 @@ void solver_section(PanelState& s, const Scene& scene)
         "about (2 pi f)^2 x this / 2 of its size per second: at 0.003 s a\n"
         "jelly's wobble dies within a second and it still bounces; 0 wobbles\n"
         "on; 0.1 hardly bounces at all.");
+    slider("Wobble damping", p.wobble_damping_per_s, L::damping_per_s, "%.2f /s", kDecades);
+    tip("The share of its wobble a body loses per second: of everything it\n"
+        "does besides drifting and spinning as a whole, or, pinned, of all\n"
+        "its motion. Unlike the material damping it stills slow swings as\n"
+        "fast as quick ones: at 3 the beam's swing is still within 5 s;\n"
+        "0 leaves the slow swings to the material damping.");
     slider("Static friction", p.static_friction, L::friction, "%.2f");
     tip("Grip at rest, against the ground, obstacles and other bodies:\n"
         "a body stays put while sideways force < this x pressing force.");

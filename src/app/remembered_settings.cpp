@@ -43,6 +43,7 @@ std::optional<SolverKind> apply_remembered_settings(const WindowSettings& s,
     if (!options.method) p.method = s.params.method;
     if (!options.damping_per_s) p.air_damping_per_s = s.params.air_damping_per_s;
     if (!options.material_damping_s) p.material_damping_s = s.params.material_damping_s;
+    if (!options.wobble_damping_per_s) p.wobble_damping_per_s = s.params.wobble_damping_per_s;
     p.jacobi_k = s.params.jacobi_k;
     p.static_friction = s.params.static_friction;
     p.dynamic_friction = s.params.dynamic_friction;
@@ -99,6 +100,9 @@ WindowSettings settings_to_remember(const PanelState& panel, const Options& opti
         keep(s.params.air_damping_per_s, options.damping_per_s, remembered.air_damping_per_s);
     s.params.material_damping_s = keep(s.params.material_damping_s, options.material_damping_s,
                                        remembered.material_damping_s);
+    s.params.wobble_damping_per_s = keep(s.params.wobble_damping_per_s,
+                                         options.wobble_damping_per_s,
+                                         remembered.wobble_damping_per_s);
     s.grab_strength_per_kg = panel.grab_strength_per_kg;
     s.grab_radius_fraction = panel.grab_radius_fraction;
     s.wireframe = panel.wireframe;
@@ -129,6 +133,7 @@ std::optional<SolverKind> restore_default_settings(PanelState& panel, const Opti
     p.jacobi_k = first.jacobi_k;
     p.air_damping_per_s = first.air_damping_per_s;
     p.material_damping_s = first.material_damping_s;
+    p.wobble_damping_per_s = first.wobble_damping_per_s;
     p.static_friction = first.static_friction;
     p.dynamic_friction = first.dynamic_friction;
     p.body_contact = first.body_contact;

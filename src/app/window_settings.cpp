@@ -72,6 +72,7 @@ std::string settings_to_json(const WindowSettings& s)
     out["jacobi_k"] = shortest_decimal(s.params.jacobi_k);
     out["air_damping_per_s"] = shortest_decimal(s.params.air_damping_per_s);
     out["material_damping_s"] = shortest_decimal(s.params.material_damping_s);
+    out["wobble_damping_per_s"] = shortest_decimal(s.params.wobble_damping_per_s);
     out["static_friction"] = shortest_decimal(s.params.static_friction);
     out["dynamic_friction"] = shortest_decimal(s.params.dynamic_friction);
     out["body_contact"] = s.params.body_contact;
@@ -132,6 +133,7 @@ Result<WindowSettings> settings_from_json(const std::string& text, const WindowS
     read(in, "jacobi_k", s.params.jacobi_k, skipped);
     read(in, "air_damping_per_s", s.params.air_damping_per_s, skipped);
     read(in, "material_damping_s", s.params.material_damping_s, skipped);
+    read(in, "wobble_damping_per_s", s.params.wobble_damping_per_s, skipped);
     read(in, "static_friction", s.params.static_friction, skipped);
     read(in, "dynamic_friction", s.params.dynamic_friction, skipped);
     read(in, "body_contact", s.params.body_contact, skipped);

@@ -9,6 +9,7 @@
 #include "core/material.h"
 #include "core/tet_math.h"
 #include "core/warm_start.h"
+#include "core/wobble_damping.h"
 
 #include <algorithm>
 #include <cassert>
@@ -273,6 +274,11 @@ void CpuSolver::step_frame(const SimParams& raw_params)
         if (params.material_damping_s > 0.0f) {
             damp_strain_rates(params, h);
         }
+        clock.charge(times.velocity_ms);
+    }
+    if (params.wobble_damping_per_s > 0.0f) {
+        damp_wobble(*world_, inverse_masses_, positions_, velocities_,
+                    substep_math::sm_wobble_keep(params.wobble_damping_per_s, kFrameSeconds));
         clock.charge(times.velocity_ms);
     }
     rebuild_normals();

@@ -39,8 +39,9 @@ struct ParamLimits {
     // Ten times Earth's gravity per axis, far past anything the demo shows;
     // one substep's fall h^2 g stays under 0.3 mm at the default schedule.
     static constexpr Range<float> gravity_m_s2{-100.0f, 100.0f};
-    // 100 per second stops a body within 1/100 s: more is just stopped.
-    // Negative damping would pump energy in.
+    // Air and wobble damping: 100 per second stops a body (or its wobble)
+    // within 1/100 s: more is just stopped. Negative damping would pump
+    // energy in.
     static constexpr Range<float> damping_per_s{0.0f, 100.0f};
     // Material damping's time constant: at 0.1 s every mode above 3 Hz is
     // overdamped (w tau / 2 > 1), a body hardly bounces or wobbles at all.

@@ -75,6 +75,8 @@ void sanitize_into(const SimParams& params, SimParams& p, std::string* note)
                 defaults.air_damping_per_s, changes);
     clamp_field("material_damping_s", p.material_damping_s, L::material_damping_s,
                 defaults.material_damping_s, changes);
+    clamp_field("wobble_damping_per_s", p.wobble_damping_per_s, L::damping_per_s,
+                defaults.wobble_damping_per_s, changes);
     clamp_field("static_friction", p.static_friction, L::friction, defaults.static_friction,
                 changes);
     clamp_field("dynamic_friction", p.dynamic_friction, L::friction, defaults.dynamic_friction,

@@ -51,6 +51,11 @@ struct SimParams {
     // angular frequency w loses w^2 tau / 2 of its amplitude per second:
     // the ringing of a jelly dies within a second or two, its bounce stays.
     float material_damping_s = 0.003f;
+    // Wobble damping (core/wobble_damping.h), per second: the share of its
+    // motion besides its rigid motion a body loses, every wobble alike
+    // (amplitude at half this rate), where the material damping leaves the
+    // slow ones; 0: none. At 3 the pinned beam's swing is still by 5 s.
+    float wobble_damping_per_s = 3.0f;
     float static_friction = 0.6f;   // mu_s against the ground y = 0
     float dynamic_friction = 0.4f;  // mu_k against the ground y = 0
     bool ground_enabled = true;

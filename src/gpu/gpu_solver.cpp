@@ -64,6 +64,7 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
                              {&p.solve_tets, "solve_tets.comp"},
                              {&p.apply_deltas, "apply_deltas.comp"},
                              {&p.update_velocities, "update_velocities.comp"},
+                             {&p.damp_wobble, "damp_wobble.comp"},
                              {&p.rebuild_normals_faces, "rebuild_normals_faces.comp"},
                              {&p.rebuild_normals_vertices, "rebuild_normals_vertices.comp"},
                              {&p.solve_grab, "solve_grab.comp"},
@@ -176,6 +177,11 @@ void GpuSolver::load(std::shared_ptr<const World> world)
     materials_.clear();
     refresh_materials(SimParams());
     small_tet_sizes_m_ = small_tet_sizes_m(*world_);
+    std::vector<glm::uvec2> body_vertex_ranges;
+    for (const WorldBody& body : world_->bodies) {
+        body_vertex_ranges.emplace_back(body.first_vertex, body.vertex_count);
+    }
+    upload(body_vertex_ranges_, body_vertex_ranges, GL_STATIC_DRAW);
     upload(buffers_[kNormals], std::vector<glm::vec4>(nv, glm::vec4(0.0f, 1.0f, 0.0f, 0.0f)));
 
     upload(buffers_[kTets], m.tets, GL_STATIC_DRAW);
@@ -457,8 +463,8 @@ void GpuSolver::upload_parameters(const SimParams& params)
                                substep_math::sm_velocity_damping(params.air_damping_per_s, h),
                              1.0f / h, 1.0f / (h * h));
     block.u_material_damping = glm::vec4(
-        params.material_damping_s > 0.0f ? 1.0f / (h * params.material_damping_s) : 0.0f, 0.0f,
-        0.0f, 0.0f);
+        params.material_damping_s > 0.0f ? 1.0f / (h * params.material_damping_s) : 0.0f,
+        substep_math::sm_wobble_keep(params.wobble_damping_per_s, kFrameSeconds), 0.0f, 0.0f);
     // The same decision as CpuSolver's, from the same floats.
     const bool keep_up = sweeps_keep_up(materials_, small_tet_sizes_m_, h, params.iterations);
     block.u_warm_start = glm::vec4(keep_up ? 1.0f : 0.0f, 0.0f, 0.0f, 0.0f);
@@ -509,6 +515,7 @@ void GpuSolver::upload_parameters(const SimParams& params)
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kTetRotations, tet_rotations_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kTetMultipliers, tet_multipliers_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kWarmFraction, warm_fraction_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kBodyVertexRanges, body_vertex_ranges_.get());
 }
 
 bool GpuSolver::body_contact_on(const SimParams& params) const
@@ -603,7 +610,7 @@ size_t GpuSolver::buffer_bytes() const
           &contact_vertices_,
           &contact_hash_, &surface_vertices_, &contact_candidates_, &contact_sums_,
           &contact_anchors_, &contact_tet_exits_, &tet_rotations_, &tet_multipliers_,
-          &warm_fraction_, &residual_result_,
+          &warm_fraction_, &body_vertex_ranges_, &residual_result_,
           &grab_anchors_}) {
         add(*buffer);
     }
@@ -669,6 +676,12 @@ void GpuSolver::step_frame(const SimParams& raw_params)
         if (params.material_damping_s > 0.0f) {
             damp_strain_rates();
         }
+        pass_timer_.end(PassGroup::velocity);
+    }
+    if (params.wobble_damping_per_s > 0.0f) {
+        glUseProgram(programs_.damp_wobble.program.get());
+        dispatch_groups(static_cast<GLuint>(world_->body_count()));
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         pass_timer_.end(PassGroup::velocity);
     }
     rebuild_normals();

@@ -123,6 +123,7 @@ private:
         kTetRotations,  // the tet passes' (shaders/tet_step.glsl)
         kTetMultipliers,
         kWarmFraction,
+        kBodyVertexRanges,  // damp_wobble.comp's
         // solve_grab.comp's anchors, at the pick result's point (free while stepping).
         kGrabAnchors = kPickResult,
     };
@@ -143,6 +144,7 @@ private:
         ComputePass solve_tets;
         ComputePass apply_deltas;
         ComputePass update_velocities;
+        ComputePass damp_wobble;
         ComputePass rebuild_normals_faces;
         ComputePass rebuild_normals_vertices;
         ComputePass solve_grab;
@@ -265,6 +267,7 @@ private:
     GlBuffer tet_rotations_;  // per tet, its last rotation, packed (tet_step.glsl)
     GlBuffer tet_multipliers_;  // per tet, its ten multipliers (tet_step.glsl)
     GlBuffer warm_fraction_;    // one float (warm_fraction.comp)
+    GlBuffer body_vertex_ranges_;  // per body its first vertex and count (damp_wobble.comp)
     float multipliers_h_ = 0.0f;  // the substep length the multipliers were found at
     // Where the tets' table starts in contact_hash_, and how many tets it
     // lists (0 when the layout does not hash them).
