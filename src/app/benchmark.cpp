@@ -355,6 +355,8 @@ int run_benchmark(const Options& options)
                               << " on the GPU: more tets than one dispatch covers here\n";
                 } else {
                     start(*gpu_solver);
+                    std::fprintf(stderr, "softbody: %s on the GPU: tet pass %s\n",
+                                 bench_mesh.name.c_str(), gpu_solver->tet_pass_layout().c_str());
                     time_on(*gpu_solver, 1, "-", [&] { return gpu_solver->buffer_bytes(); });
                     rows.back().dispatches_per_frame = gpu_solver->dispatches_last_frame();
                 }

@@ -12,6 +12,7 @@
 #include <bit>
 #include <cassert>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 
 namespace {
@@ -210,14 +211,13 @@ void GpuSolver::load(std::shared_ptr<const World> world)
     grab_.reset();
     grab_max_step_m_ = grab_max_step_m(m);
     mean_residual_.reset();
-    if (residual_fence_ != nullptr) {
-        glDeleteSync(residual_fence_);
-        residual_fence_ = nullptr;
-    }
-    if (!residual_result_) {
-        residual_result_ = make_buffer();
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, residual_result_.get());
-        glBufferData(GL_SHADER_STORAGE_BUFFER, 16, nullptr, GL_DYNAMIC_READ);
+    drop_residual_readouts();
+    for (ResidualReadout& readout : residual_readouts_) {
+        if (!readout.result) {
+            readout.result = make_buffer();
+            glBindBuffer(GL_SHADER_STORAGE_BUFFER, readout.result.get());
+            glBufferData(GL_SHADER_STORAGE_BUFFER, 16, nullptr, GL_DYNAMIC_READ);
+        }
     }
     upload_parameters(SimParams());
     const auto color_size = [&](size_t c) { return m.tet_colors.end(c) - m.tet_colors.begin(c); };
@@ -239,6 +239,7 @@ void GpuSolver::load(std::shared_ptr<const World> world)
     }
     colors_in_one_group_ = false;
     sweep_mode_ = SweepMode::off;
+    tet_pass_layout_ = "colour by colour";
     if (!sweeps_.empty()) {
         // A mesh this large would leave all but one of the GPU's (or
         // llvmpipe's) cores idle in one group.
@@ -388,6 +389,23 @@ double time_second_run_ms(const Run& run)
         .count();
 }
 
+const char* sweep_mode_name(GpuSolver::SweepMode mode)
+{
+    switch (mode) {
+    case GpuSolver::SweepMode::off: return "colour by colour";
+    case GpuSolver::SweepMode::wide: return "wide";
+    case GpuSolver::SweepMode::narrow: return "narrow";
+    }
+    return "?";
+}
+
+std::string milliseconds_text(double ms)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g ms", ms);
+    return text;
+}
+
 }  // namespace
 
 GpuSolver::SweepMode GpuSolver::fastest_sweep_mode()
@@ -400,6 +418,7 @@ GpuSolver::SweepMode GpuSolver::fastest_sweep_mode()
     // misled: the later, smaller sweeps fill the groups less.
     SweepMode fastest = SweepMode::off;
     double fastest_ms = INFINITY;
+    std::string timings;
     for (const SweepMode mode : {SweepMode::off, SweepMode::wide, SweepMode::narrow}) {
         sweep_mode_ = mode;
         const double ms = time_second_run_ms([&] { solve_colors(TetPass::step); });
@@ -407,11 +426,15 @@ GpuSolver::SweepMode GpuSolver::fastest_sweep_mode()
             fastest = mode;
             fastest_ms = ms;
         }
+        timings += std::string(timings.empty() ? "" : ", ") + sweep_mode_name(mode) + " " +
+                   milliseconds_text(ms);
     }
+    tet_pass_layout_ = std::string(fastest == SweepMode::off ? "" : "region sweeps, ") +
+                       sweep_mode_name(fastest) + " (an iteration: " + timings + ")";
     return fastest;
 }
 
-bool GpuSolver::one_group_is_faster() const
+bool GpuSolver::one_group_is_faster()
 {
     const double per_color_ms = time_second_run_ms([this] {
         solve_colors(TetPass::step);
@@ -420,6 +443,9 @@ bool GpuSolver::one_group_is_faster() const
     });
     const double one_group_ms =
         time_second_run_ms([this] { solve_colors_in_one_group(1, 0, true, TetPass::step); });
+    tet_pass_layout_ = std::string(one_group_ms < per_color_ms ? "one workgroup" : "colour by colour") +
+                       " (an iteration: colour by colour " + milliseconds_text(per_color_ms) +
+                       ", one workgroup " + milliseconds_text(one_group_ms) + ")";
     return one_group_ms < per_color_ms;
 }
 
@@ -610,10 +636,10 @@ size_t GpuSolver::buffer_bytes() const
           &contact_vertices_,
           &contact_hash_, &surface_vertices_, &contact_candidates_, &contact_sums_,
           &contact_anchors_, &contact_tet_exits_, &tet_rotations_, &tet_multipliers_,
-          &warm_fraction_, &body_vertex_ranges_, &residual_result_,
-          &grab_anchors_}) {
+          &warm_fraction_, &body_vertex_ranges_, &grab_anchors_}) {
         add(*buffer);
     }
+    for (const ResidualReadout& readout : residual_readouts_) add(readout.result);
     glBindBuffer(GL_COPY_READ_BUFFER, 0);
     return bytes;
 }
@@ -687,15 +713,19 @@ void GpuSolver::step_frame(const SimParams& raw_params)
     rebuild_normals();
     pass_timer_.end(PassGroup::normals);
 
-    // The convergence readout, reduced now and read back later, once ready.
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPickResult, residual_result_.get());
+    // The convergence readout, reduced now into the oldest slot and read
+    // back later, once ready.
+    ++frames_stepped_;
+    ResidualReadout& readout = residual_readouts_[frames_stepped_ % kResidualReadouts];
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPickResult, readout.result.get());
     glUseProgram(programs_.reduce_residual.program.get());
     dispatch_groups(1);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    if (residual_fence_ != nullptr) {
-        glDeleteSync(residual_fence_);
+    if (readout.fence != nullptr) {
+        glDeleteSync(readout.fence);
     }
-    residual_fence_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    readout.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    readout.frame = frames_stepped_;
     glUseProgram(0);
     pass_timer_.end(PassGroup::other);
     dispatches_last_frame_ = dispatches_;
@@ -752,22 +782,44 @@ void GpuSolver::iterate(const SimParams& params)
 
 GpuSolver::~GpuSolver()
 {
-    if (residual_fence_ != nullptr) {
-        glDeleteSync(residual_fence_);
+    drop_residual_readouts();
+}
+
+void GpuSolver::drop_residual_readouts()
+{
+    for (ResidualReadout& readout : residual_readouts_) {
+        if (readout.fence != nullptr) {
+            glDeleteSync(readout.fence);
+            readout.fence = nullptr;
+        }
     }
 }
 
 std::optional<float> GpuSolver::latest_mean_residual()
 {
-    if (residual_fence_ != nullptr) {
-        const GLenum state = glClientWaitSync(residual_fence_, 0, 0);  // never waits
+    // The newest finished readout; older ones are dropped with it. The
+    // flush makes sure the fences reach the GPU, or a driver that buffers
+    // commands (NVIDIA's) may never signal them while the CPU only polls.
+    ResidualReadout* newest = nullptr;
+    for (ResidualReadout& readout : residual_readouts_) {
+        if (readout.fence == nullptr || (newest != nullptr && readout.frame < newest->frame)) {
+            continue;
+        }
+        const GLenum state = glClientWaitSync(readout.fence, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
         if (state == GL_ALREADY_SIGNALED || state == GL_CONDITION_SATISFIED) {
-            float value = 0.0f;
-            glBindBuffer(GL_SHADER_STORAGE_BUFFER, residual_result_.get());
-            glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof value, &value);
-            mean_residual_ = value;
-            glDeleteSync(residual_fence_);
-            residual_fence_ = nullptr;
+            newest = &readout;
+        }
+    }
+    if (newest != nullptr) {
+        float value = 0.0f;
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, newest->result.get());
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof value, &value);
+        mean_residual_ = value;
+        for (ResidualReadout& readout : residual_readouts_) {
+            if (readout.fence != nullptr && readout.frame <= newest->frame) {
+                glDeleteSync(readout.fence);
+                readout.fence = nullptr;
+            }
         }
     }
     return mean_residual_;

@@ -9,7 +9,9 @@
 #include "gpu/pass_timer.h"
 #include "gpu/shader_library.h"
 
+#include <array>
 #include <memory>
+#include <string>
 
 class GpuSolver final : public Solver {
 public:
@@ -33,6 +35,7 @@ public:
     void set_grab(const std::optional<Grab>& grab) override;
     std::optional<SurfaceHit> pick(const Ray& ray) const override;
     glm::vec3 read_position(uint32_t vertex) const override;
+    // The newest readout the GPU has finished (a frame or few behind).
     std::optional<float> latest_mean_residual() override;
     void set_pass_timing(bool enabled) override;
     std::optional<PassTimes> last_pass_times() const override { return pass_times_; }
@@ -72,6 +75,11 @@ public:
     // Compute dispatches the last step_frame issued (the benchmark's
     // dispatches_per_frame): what a real GPU pays most for at large sizes.
     uint64_t dispatches_last_frame() const { return dispatches_last_frame_; }
+    // How load() laid out the Gauss-Seidel tet pass and what it timed to
+    // choose, one iteration each way, e.g. "region sweeps, wide (an
+    // iteration: colour by colour 0.41 ms, wide 0.12 ms, narrow 0.30 ms)";
+    // the benchmark prints it beside each GPU row.
+    const std::string& tet_pass_layout() const { return tet_pass_layout_; }
     // Bytes of every buffer the solver holds for its world, as the driver
     // reports their sizes.
     size_t buffer_bytes() const;
@@ -197,7 +205,7 @@ private:
     void clear_tet_multipliers();  // zero: the next substep starts cold
     // Per body material: inverse masses and the tets' compliances, when it changed.
     void refresh_materials(const SimParams& params);
-    bool one_group_is_faster() const;
+    bool one_group_is_faster();
     SweepMode fastest_sweep_mode();
     void upload_parameters(const SimParams& params);
     void rebuild_normals();
@@ -282,8 +290,18 @@ private:
     // colouring is greedy, so its last colours are its smallest (the
     // lattice-10k ends 53, 15, 4).
     uint32_t first_merged_color_ = 0;
-    GlBuffer residual_result_;      // 4 bytes, written by reduce_residual.comp
-    GLsync residual_fence_ = nullptr;  // signalled once the result can be read
+    // The convergence readouts in flight, one a frame, oldest overwritten: a
+    // real GPU runs a frame or more behind the CPU, and a single readout
+    // replaced every frame was never ready when asked (NVIDIA's driver).
+    struct ResidualReadout {
+        GlBuffer result;         // 4 bytes, written by reduce_residual.comp
+        GLsync fence = nullptr;  // signalled once the result can be read
+        uint64_t frame = 0;
+    };
+    static constexpr size_t kResidualReadouts = 4;
+    std::array<ResidualReadout, kResidualReadouts> residual_readouts_;
+    uint64_t frames_stepped_ = 0;
+    void drop_residual_readouts();
     std::optional<float> mean_residual_;
     std::optional<Grab> grab_;
     GlBuffer grab_anchors_;  // kMaxGrabAnchors GrabAnchorBlocks
@@ -293,6 +311,7 @@ private:
     size_t jacobi_delta_slots_ = 0;    // 0: buffers_[kDeltas] not yet sized for Jacobi
     mutable uint64_t dispatches_ = 0;  // this frame's so far
     uint64_t dispatches_last_frame_ = 0;
+    std::string tet_pass_layout_;
     bool pass_timing_ = false;
     PassTimer pass_timer_;
     std::optional<PassTimes> pass_times_;
