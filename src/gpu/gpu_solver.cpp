@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 
 namespace {
 
@@ -389,6 +390,28 @@ double time_second_run_ms(const Run& run)
         .count();
 }
 
+// Each of `runs` timed as time_second_run_ms does, in up to three rounds
+// taken in turn, keeping each one's best: a GPU idle before a load starts
+// at a low clock (an H200 at 345 MHz, 1,980 under load), and a single
+// round misjudged (the bunny's colour by colour took 0.69 and 2.54 ms an
+// iteration on two loads, 0.38 on a third, and twice lost to one
+// workgroup's 1.7). The rounds stop once they have taken 0.1 s, so that
+// llvmpipe's slow iterations of a large mesh are timed once.
+std::vector<double> best_of_rounds_ms(const std::vector<std::function<void()>>& runs)
+{
+    std::vector<double> best(runs.size(), INFINITY);
+    const auto start = std::chrono::steady_clock::now();
+    for (int round = 0; round < 3; ++round) {
+        for (size_t r = 0; r < runs.size(); ++r) {
+            best[r] = std::min(best[r], time_second_run_ms(runs[r]));
+        }
+        if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(100)) {
+            break;
+        }
+    }
+    return best;
+}
+
 const char* sweep_mode_name(GpuSolver::SweepMode mode)
 {
     switch (mode) {
@@ -416,18 +439,25 @@ GpuSolver::SweepMode GpuSolver::fastest_sweep_mode()
     // while narrow groups of many regions held even (0.7-0.9 s); on a GPU of
     // many cores the wide sweeps should win. Timing the first sweep alone
     // misled: the later, smaller sweeps fill the groups less.
+    const SweepMode modes[] = {SweepMode::off, SweepMode::wide, SweepMode::narrow};
+    std::vector<std::function<void()>> runs;
+    for (const SweepMode mode : modes) {
+        runs.emplace_back([this, mode] {
+            sweep_mode_ = mode;
+            solve_colors(TetPass::step);
+        });
+    }
+    const std::vector<double> ms = best_of_rounds_ms(runs);
     SweepMode fastest = SweepMode::off;
     double fastest_ms = INFINITY;
     std::string timings;
-    for (const SweepMode mode : {SweepMode::off, SweepMode::wide, SweepMode::narrow}) {
-        sweep_mode_ = mode;
-        const double ms = time_second_run_ms([&] { solve_colors(TetPass::step); });
-        if (ms < fastest_ms) {
-            fastest = mode;
-            fastest_ms = ms;
+    for (size_t m = 0; m < ms.size(); ++m) {
+        if (ms[m] < fastest_ms) {
+            fastest = modes[m];
+            fastest_ms = ms[m];
         }
-        timings += std::string(timings.empty() ? "" : ", ") + sweep_mode_name(mode) + " " +
-                   milliseconds_text(ms);
+        timings += std::string(timings.empty() ? "" : ", ") + sweep_mode_name(modes[m]) + " " +
+                   milliseconds_text(ms[m]);
     }
     tet_pass_layout_ = std::string(fastest == SweepMode::off ? "" : "region sweeps, ") +
                        sweep_mode_name(fastest) + " (an iteration: " + timings + ")";
@@ -436,13 +466,16 @@ GpuSolver::SweepMode GpuSolver::fastest_sweep_mode()
 
 bool GpuSolver::one_group_is_faster()
 {
-    const double per_color_ms = time_second_run_ms([this] {
-        solve_colors(TetPass::step);
-        dispatch(programs_.project_static, mesh_->vertex_count());
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    const std::vector<double> ms = best_of_rounds_ms({
+        [this] {
+            solve_colors(TetPass::step);
+            dispatch(programs_.project_static, mesh_->vertex_count());
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        },
+        [this] { solve_colors_in_one_group(1, 0, true, TetPass::step); },
     });
-    const double one_group_ms =
-        time_second_run_ms([this] { solve_colors_in_one_group(1, 0, true, TetPass::step); });
+    const double per_color_ms = ms[0];
+    const double one_group_ms = ms[1];
     tet_pass_layout_ = std::string(one_group_ms < per_color_ms ? "one workgroup" : "colour by colour") +
                        " (an iteration: colour by colour " + milliseconds_text(per_color_ms) +
                        ", one workgroup " + milliseconds_text(one_group_ms) + ")";
