@@ -1,82 +1,8 @@
 #version 430 core
-// Pass 3a, Gauss-Seidel, in a single workgroup that walks colours in order
-// (barrier() between them); barrier() synchronises a workgroup only, hence
-// one group. Two uses:
-// - meshes whose colours are all small: u_iterations whole iterations in
-//   one dispatch, each ending with the ground and obstacle projection
-//   (u_project_static), instead of a dispatch per colour, whose launch costs
-//   more than a small colour's work;
-// - the tail of small colours of a larger mesh (u_first_color on), after
-//   the large colours' own dispatches: one dispatch instead of one each.
-// Same order of tets and colours as the CPU solver either way. With
-// u_tet_pass the substep's warm start (or the material damping) walks the
-// colours first (u_iterations may then be 0).
-#define SIM_NO_GATHER_OR_SURFACE
-#define SIM_COHERENT_VERTICES
-#include "sim_common.glsl"
-#include "tet_math.glsl"
-#include "tet_step.glsl"
-#include "contact_math.glsl"
-#include "static_contact.glsl"
-// One SIMD row of llvmpipe (8 lanes of 256 bits): in a single group nothing
-// runs in parallel anyway, and every extra lane past the end of a colour
-// would run the whole tet step masked off (measured: 8 < 16 < 32 < 64).
-layout(local_size_x = 8) in;
-
-layout(std430, binding = 17) readonly buffer ColorTets { uint color_tets[]; };
-layout(std430, binding = 18) readonly buffer ColorOffsets { uint color_offsets[]; };  // CSR
-uniform uint u_first_color;
-uniform uint u_color_end;  // colours u_first_color .. u_color_end - 1
-uniform uint u_iterations;
-uniform uint u_project_static;  // 0: the caller projects
-// Not TET_PASS_STEP: that pass (tet_step.glsl) walks the colours first.
-uniform uint u_tet_pass;
-
-// Makes every invocation's buffer writes visible to the whole group.
-void group_sync()
-{
-    memoryBarrierBuffer();
-    barrier();
-}
-
-// Every colour in turn, each tet given tet_pass, the group in step between
-// colours.
-void walk_colors(uint lane, uint tet_pass)
-{
-    for (uint c = u_first_color; c < u_color_end; ++c) {
-        uint begin = color_offsets[c];
-        uint end = color_offsets[c + 1u];
-        // A trip count the same for every lane: llvmpipe runs a loop's
-        // body once more, masked off, after a lane-dependent exit.
-        uint rounds = (end - begin + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
-        for (uint r = 0u; r < rounds; ++r) {
-            uint e = begin + r * gl_WorkGroupSize.x + lane;
-            if (e < end) {
-                run_tet_pass_in_place(color_tets[e], tet_pass);
-            }
-        }
-        group_sync();
-    }
-}
-
-void main()
-{
-    uint lane = gl_LocalInvocationID.x;
-    if (u_tet_pass != TET_PASS_STEP) {
-        walk_colors(lane, u_tet_pass);
-    }
-    for (uint iteration = 0u; iteration < u_iterations; ++iteration) {
-        walk_colors(lane, TET_PASS_STEP);
-        if (u_project_static == 0u) {
-            continue;
-        }
-        uint rounds = (u_counts.x + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
-        for (uint r = 0u; r < rounds; ++r) {
-            uint v = r * gl_WorkGroupSize.x + lane;
-            if (v < u_counts.x) {
-                project_vertex_out_of_static(v);
-            }
-        }
-        group_sync();
-    }
-}
+// Gauss-Seidel in a single workgroup (one_group.glsl) for a GPU of few,
+// wide cores, as llvmpipe: one SIMD row (8 lanes of 256 bits). In a single
+// group nothing runs in parallel there anyway, and every extra lane past
+// the end of a colour would run the whole tet step masked off (measured:
+// 8 < 16 < 32 < 64).
+#define ONE_GROUP_SIZE 8
+#include "one_group.glsl"

@@ -74,6 +74,8 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
                              {&p.solve_tets_colored, "solve_tets_colored.comp"},
                              {&p.solve_tets_colored_one_group,
                               "solve_tets_colored_one_group.comp"},
+                             {&p.solve_tets_colored_one_group_wide,
+                              "solve_tets_colored_one_group_wide.comp"},
                              {&p.solve_tets_region_sweep, "solve_tets_region_sweep.comp"},
                              {&p.solve_tets_region_sweep_narrow,
                               "solve_tets_region_sweep_narrow.comp"},
@@ -104,12 +106,15 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
     p.color_begin = glGetUniformLocation(colored, "u_color_begin");
     p.color_size = glGetUniformLocation(colored, "u_color_size");
     p.colored_tet_pass = glGetUniformLocation(colored, "u_tet_pass");
-    const GLuint one_group = p.solve_tets_colored_one_group.program.get();
-    p.one_group_first_color = glGetUniformLocation(one_group, "u_first_color");
-    p.one_group_color_end = glGetUniformLocation(one_group, "u_color_end");
-    p.one_group_iterations = glGetUniformLocation(one_group, "u_iterations");
-    p.one_group_project_static = glGetUniformLocation(one_group, "u_project_static");
-    p.one_group_tet_pass = glGetUniformLocation(one_group, "u_tet_pass");
+    const GLuint one_groups[2] = {p.solve_tets_colored_one_group.program.get(),
+                                  p.solve_tets_colored_one_group_wide.program.get()};
+    for (int i = 0; i < 2; ++i) {
+        p.one_group_first_color[i] = glGetUniformLocation(one_groups[i], "u_first_color");
+        p.one_group_color_end[i] = glGetUniformLocation(one_groups[i], "u_color_end");
+        p.one_group_iterations[i] = glGetUniformLocation(one_groups[i], "u_iterations");
+        p.one_group_project_static[i] = glGetUniformLocation(one_groups[i], "u_project_static");
+        p.one_group_tet_pass[i] = glGetUniformLocation(one_groups[i], "u_tet_pass");
+    }
     const GLuint sweeps[2] = {p.solve_tets_region_sweep.program.get(),
                               p.solve_tets_region_sweep_narrow.program.get()};
     for (int i = 0; i < 2; ++i) {
@@ -239,19 +244,28 @@ void GpuSolver::load(std::shared_ptr<const World> world)
         first_merged_color_ = static_cast<uint32_t>(m.tet_colors.rows());
     }
     colors_in_one_group_ = false;
+    one_group_wide_ = false;
     sweep_mode_ = SweepMode::off;
     tet_pass_layout_ = "colour by colour";
+    const bool merged_tail = first_merged_color_ < m.tet_colors.rows();
+    const bool small_colors = sweeps_.empty() && largest_color <= kOneGroupLargestColor;
+    std::string group_width;
+    if (merged_tail || small_colors) {
+        // The width first: the layouts below are timed with it.
+        one_group_wide_ = wide_group_is_faster(small_colors ? 0 : first_merged_color_, group_width);
+    }
     if (!sweeps_.empty()) {
         // A mesh this large would leave all but one of the GPU's (or
         // llvmpipe's) cores idle in one group.
         sweep_mode_ = fastest_sweep_mode();
-        upload_body_at_rest();  // undo the timed iterations
-        upload_parameters(SimParams());
-    } else if (largest_color <= kOneGroupLargestColor) {
+    } else if (small_colors) {
         colors_in_one_group_ = one_group_is_faster();
-        upload_body_at_rest();  // undo the timed iterations
-        upload_parameters(SimParams());
     }
+    if (colors_in_one_group_ || merged_tail) {
+        tet_pass_layout_ += "; " + group_width;
+    }
+    upload_body_at_rest();  // undo the timed iterations
+    upload_parameters(SimParams());
     // Normals of the initial pose, so that it draws lit before the first step.
     rebuild_normals();
 }
@@ -462,6 +476,27 @@ GpuSolver::SweepMode GpuSolver::fastest_sweep_mode()
     tet_pass_layout_ = std::string(fastest == SweepMode::off ? "" : "region sweeps, ") +
                        sweep_mode_name(fastest) + " (an iteration: " + timings + ")";
     return fastest;
+}
+
+bool GpuSolver::wide_group_is_faster(uint32_t first_color, std::string& note)
+{
+    // An iteration of the colours from first_color in one group each wide.
+    // On llvmpipe every lane past a colour's end runs the tet step masked
+    // off; on a GPU the 8 lanes walk a colour in rounds, one after another.
+    const bool whole_mesh = first_color == 0;
+    std::vector<std::function<void()>> runs;
+    for (const bool wide : {false, true}) {
+        runs.emplace_back([this, wide, first_color, whole_mesh] {
+            one_group_wide_ = wide;
+            solve_colors_in_one_group(1, first_color, whole_mesh, TetPass::step);
+        });
+    }
+    const std::vector<double> ms = best_of_rounds_ms(runs);
+    const bool wide = ms[1] < ms[0];
+    note = std::string(whole_mesh ? "" : "the merged colours in ") + "one group of " +
+           (wide ? "256" : "8") + " lanes (an iteration " + (whole_mesh ? "" : "of them ") +
+           "in 8 lanes " + milliseconds_text(ms[0]) + ", in 256 " + milliseconds_text(ms[1]) + ")";
+    return wide;
 }
 
 bool GpuSolver::one_group_is_faster()
@@ -921,15 +956,16 @@ void GpuSolver::solve_colors(TetPass tet_pass) const
 void GpuSolver::solve_colors_in_one_group(int iterations, uint32_t first_color,
                                           bool project_static, TetPass tet_pass) const
 {
-    const GLuint program = programs_.solve_tets_colored_one_group.program.get();
-    glUseProgram(program);
+    const int w = one_group_wide_ ? 1 : 0;
+    glUseProgram(one_group_wide_ ? programs_.solve_tets_colored_one_group_wide.program.get()
+                                 : programs_.solve_tets_colored_one_group.program.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kColorTets, color_tets_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kColorOffsets, color_offsets_.get());
-    glUniform1ui(programs_.one_group_first_color, first_color);
-    glUniform1ui(programs_.one_group_color_end, static_cast<GLuint>(mesh_->tet_colors.rows()));
-    glUniform1ui(programs_.one_group_iterations, static_cast<GLuint>(iterations));
-    glUniform1ui(programs_.one_group_project_static, project_static ? 1u : 0u);
-    glUniform1ui(programs_.one_group_tet_pass, static_cast<GLuint>(tet_pass));
+    glUniform1ui(programs_.one_group_first_color[w], first_color);
+    glUniform1ui(programs_.one_group_color_end[w], static_cast<GLuint>(mesh_->tet_colors.rows()));
+    glUniform1ui(programs_.one_group_iterations[w], static_cast<GLuint>(iterations));
+    glUniform1ui(programs_.one_group_project_static[w], project_static ? 1u : 0u);
+    glUniform1ui(programs_.one_group_tet_pass[w], static_cast<GLuint>(tet_pass));
     dispatch_groups(1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }

@@ -58,6 +58,17 @@ public:
     SweepMode sweep_mode() const { return sweep_mode_; }
     // Overrides load()'s choice (tests); `off` when the mesh has no sweeps.
     void set_sweep_mode(SweepMode mode) { sweep_mode_ = sweeps_.empty() ? SweepMode::off : mode; }
+    // The single workgroup's width: 8 lanes (llvmpipe's SIMD row) or 256 (a
+    // lane a tet of a colour, for a GPU of many cores). load() times both
+    // where the mesh runs it (its colours all small, or a tail of small
+    // colours) and keeps the faster; the result is the same bit for bit.
+    bool one_group_wide() const { return one_group_wide_; }
+    void set_one_group_wide(bool wide) { one_group_wide_ = wide; }  // tests
+    bool colors_in_one_group() const { return colors_in_one_group_; }
+    void set_colors_in_one_group(bool in_one_group)  // tests; only for meshes without sweeps
+    {
+        colors_in_one_group_ = in_one_group && sweeps_.empty();
+    }
     // How many of the last, smallest colours share one dispatch when the
     // colours are dispatched one by one (0: none do).
     uint32_t colors_sharing_a_dispatch() const
@@ -158,7 +169,8 @@ private:
         ComputePass solve_grab;
         ComputePass pick;
         ComputePass solve_tets_colored;
-        ComputePass solve_tets_colored_one_group;
+        ComputePass solve_tets_colored_one_group;       // narrow
+        ComputePass solve_tets_colored_one_group_wide;
         ComputePass solve_tets_region_sweep;         // wide
         ComputePass solve_tets_region_sweep_narrow;
         ComputePass project_static;
@@ -177,11 +189,12 @@ private:
         // Uniform locations, looked up once.
         GLint color_begin = -1;
         GLint color_size = -1;
-        GLint one_group_first_color = -1;
-        GLint one_group_color_end = -1;
-        GLint one_group_iterations = -1;
-        GLint one_group_project_static = -1;
-        GLint one_group_tet_pass = -1;
+        // The one-group passes' uniforms: [0] narrow, [1] wide.
+        GLint one_group_first_color[2] = {-1, -1};
+        GLint one_group_color_end[2] = {-1, -1};
+        GLint one_group_iterations[2] = {-1, -1};
+        GLint one_group_project_static[2] = {-1, -1};
+        GLint one_group_tet_pass[2] = {-1, -1};
         GLint colored_tet_pass = -1;
         // The sweep passes' uniforms: [0] wide, [1] narrow.
         GLint sweep_start[2] = {-1, -1};
@@ -206,6 +219,7 @@ private:
     // Per body material: inverse masses and the tets' compliances, when it changed.
     void refresh_materials(const SimParams& params);
     bool one_group_is_faster();
+    bool wide_group_is_faster(uint32_t first_color, std::string& note);
     SweepMode fastest_sweep_mode();
     void upload_parameters(const SimParams& params);
     void rebuild_normals();
@@ -281,9 +295,12 @@ private:
     // lists (0 when the layout does not hash them).
     uint32_t tet_table_base_ = 0;
     uint32_t hashed_tets_ = 0;
-    // Gauss-Seidel in one workgroup (solve_tets_colored_one_group.comp)
-    // instead of a dispatch per colour; chosen at load by timing both.
+    // Gauss-Seidel in one workgroup (one_group.glsl) instead of a dispatch
+    // per colour; chosen at load by timing both.
     bool colors_in_one_group_ = false;
+    // That workgroup (and the merged colours' below) 256 lanes wide, not 8:
+    // chosen at load by timing both where it runs.
+    bool one_group_wide_ = false;
     // Otherwise, the colours from this one on (after the sweeps) are each
     // small enough for one workgroup of the per-colour pass: they run in a
     // single dispatch of the one-group pass instead of a dispatch each. The

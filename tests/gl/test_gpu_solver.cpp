@@ -156,6 +156,38 @@ TEST_F(GpuSolverTest, RegionSweepsAgreeWithTheCpusColourOrder)
     EXPECT_LT(per_iteration, colors / 4);
 }
 
+TEST_F(GpuSolverTest, OneGroupOfEitherWidthGivesTheSameBits)
+{
+    // The cube (28 colours, the last 24 small enough to share a dispatch)
+    // dropped onto the ground: colour by colour with those 24 in one group,
+    // or every colour in one group, the group 8 or 256 lanes wide. Each
+    // colour's tets share no corner, so every way gives the same bits.
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
+    const SimParams params;
+    std::vector<glm::vec3> first;
+    for (const bool in_one_group : {false, true}) {
+        for (const bool wide : {false, true}) {
+            std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+            ASSERT_TRUE(gpu);
+            gpu->load(mesh);
+            ASSERT_GT(gpu->colors_sharing_a_dispatch(), 1u);
+            gpu->set_colors_in_one_group(in_one_group);
+            gpu->set_one_group_wide(wide);
+            run_frames(*gpu, params, 20);
+            const std::vector<glm::vec3> positions = positions_of(*gpu);
+            if (first.empty()) {
+                first = positions;
+                EXPECT_LT(compute_stats(*mesh, first, {}).min_y_m, 0.01f) << "it reached the ground";
+                continue;
+            }
+            ASSERT_EQ(positions.size(), first.size());
+            EXPECT_EQ(std::memcmp(positions.data(), first.data(), first.size() * sizeof(glm::vec3)), 0)
+                << (in_one_group ? "every colour" : "the small colours") << " in one group of "
+                << (wide ? 256 : 8) << " lanes";
+        }
+    }
+}
+
 TEST_F(GpuSolverTest, ResidualReadoutMatchesTheCpu)
 {
     // The cube in its first bounce, at few iterations: a residual well above
