@@ -205,8 +205,10 @@ for row in rows:
     if row.get("solver") == "gpu":
         # At least predict, the tets and the velocities for each of 10 substeps.
         check(row.get("dispatches_per_frame", 0) >= 30, f"GPU row counts its dispatches: {row}")
+        check("an iteration" in row.get("tet_pass", ""), f"GPU row says how its tet pass was laid out: {row}")
     else:
-        check("dispatches_per_frame" not in row, f"CPU row has no dispatch count: {row}")
+        check("dispatches_per_frame" not in row and "tet_pass" not in row,
+              f"CPU row has no dispatch count or GPU layout: {row}")
     if "ms_per_frame" in row and "tet_solves_per_s" in row:
         expected = row["tets"] * row["substeps"] * row["iterations"] / (row["ms_per_frame"] * 1e-3)
         check(row["mesh"] == "cube" and row["tets"] == 1296 and row["frames"] == 3,

@@ -178,6 +178,7 @@ TEST(BenchJson, OneRowPerLineEveryKeyInItsOrder)
                            .velocity_ms = 0.3, .normals_ms = 0.05, .other_ms = 0.35,
                            .clock = "GL timer queries"};
     gpu.dispatches_per_frame = 333;
+    gpu.tet_pass = "one workgroup (an iteration: colour by colour 0.4 ms, one workgroup 0.2 ms)";
     const std::string text = bench_json({cube_row(), gpu}, "test machine");
 
     EXPECT_EQ(text.rfind("[\n  {\"mesh\":\"cube\",", 0), 0u) << text;
@@ -194,6 +195,7 @@ TEST(BenchJson, OneRowPerLineEveryKeyInItsOrder)
         << "no dispatches_per_frame on the CPU, no passes_ms without pass times";
     std::vector<std::string> gpu_keys = keys;
     gpu_keys.insert(gpu_keys.end() - 1, "dispatches_per_frame");
+    gpu_keys.insert(gpu_keys.end() - 1, "tet_pass");
     gpu_keys.push_back("passes_ms");
     EXPECT_EQ(keys_in_order(rows[1]), gpu_keys);
     EXPECT_EQ(keys_in_order(rows[1]["passes_ms"]),

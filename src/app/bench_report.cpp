@@ -55,6 +55,9 @@ nlohmann::ordered_json row_json(const BenchRow& r, const std::string& machine)
     if (r.dispatches_per_frame) {
         row["dispatches_per_frame"] = *r.dispatches_per_frame;
     }
+    if (!r.tet_pass.empty()) {
+        row["tet_pass"] = r.tet_pass;
+    }
     row["machine"] = machine;
     if (r.passes) {
         const PassTimes& p = *r.passes;

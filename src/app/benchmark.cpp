@@ -359,6 +359,7 @@ int run_benchmark(const Options& options)
                                  bench_mesh.name.c_str(), gpu_solver->tet_pass_layout().c_str());
                     time_on(*gpu_solver, 1, "-", [&] { return gpu_solver->buffer_bytes(); });
                     rows.back().dispatches_per_frame = gpu_solver->dispatches_last_frame();
+                    rows.back().tet_pass = gpu_solver->tet_pass_layout();
                 }
             }
         }
