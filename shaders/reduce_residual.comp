@@ -1,7 +1,8 @@
 #version 430 core
 // The convergence readout: the mean of every tet's residual from the latest
 // iteration (lambdas[t].z), summed by one workgroup, written to a 4-byte
-// result that the CPU reads a frame later (GpuSolver::latest_mean_residual).
+// result that the CPU reads a frame or a few later, once its fence has
+// passed (GpuSolver::latest_mean_residual).
 // A non-finite position makes it NaN whatever the residuals say: GLSL does
 // not promise that arithmetic on a NaN gives a NaN, so the positions' bits
 // are tested.

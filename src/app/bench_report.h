@@ -31,8 +31,9 @@ struct BenchRow {
     // (mesh, solver arrays, contact tables), on the GPU the solver's buffers.
     double bytes_per_tet = 0.0;
     std::optional<uint64_t> dispatches_per_frame;  // GPU rows
-    // GPU rows: how load() laid out the tet pass, with what it timed
-    // (GpuSolver::tet_pass_layout).
+    // GPU rows: how load() laid out the Gauss-Seidel tet pass, with what it
+    // timed (GpuSolver::tet_pass_layout); a Jacobi row walks the colours so
+    // only in its material damping.
     std::string tet_pass;
 
     // tets x substeps x iterations per second of the median frame.

@@ -246,7 +246,7 @@ void GpuSolver::load(std::shared_ptr<const World> world)
     colors_in_one_group_ = false;
     one_group_wide_ = false;
     sweep_mode_ = SweepMode::off;
-    tet_pass_layout_ = "colour by colour";
+    tet_pass_layout_ = "colour by colour (a colour too large for one group: nothing timed)";
     const bool merged_tail = first_merged_color_ < m.tet_colors.rows();
     const bool small_colors = sweeps_.empty() && largest_color <= kOneGroupLargestColor;
     std::string group_width;
@@ -260,6 +260,11 @@ void GpuSolver::load(std::shared_ptr<const World> world)
         sweep_mode_ = fastest_sweep_mode();
     } else if (small_colors) {
         colors_in_one_group_ = one_group_is_faster();
+        if (!colors_in_one_group_ && merged_tail) {
+            // The group runs the small colours' tail only: its width is
+            // timed on them.
+            one_group_wide_ = wide_group_is_faster(first_merged_color_, group_width);
+        }
     }
     if (colors_in_one_group_ || merged_tail) {
         tet_pass_layout_ += "; " + group_width;

@@ -173,6 +173,7 @@ TEST_F(GpuSolverTest, OneGroupOfEitherWidthGivesTheSameBits)
             ASSERT_GT(gpu->colors_sharing_a_dispatch(), 1u);
             gpu->set_colors_in_one_group(in_one_group);
             gpu->set_one_group_wide(wide);
+            ASSERT_EQ(gpu->colors_in_one_group(), in_one_group);
             run_frames(*gpu, params, 20);
             const std::vector<glm::vec3> positions = positions_of(*gpu);
             if (first.empty()) {
