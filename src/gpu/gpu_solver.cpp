@@ -413,7 +413,7 @@ double time_second_run_ms(const Run& run)
 // taken in turn, keeping each one's best: a GPU idle before a load starts
 // at a low clock (an H200 at 345 MHz, 1,980 under load), and a single
 // round misjudged (the bunny's colour by colour took 0.69 and 2.54 ms an
-// iteration on two loads, 0.38 on a third, and twice lost to one
+// iteration on two loads, 0.38 on a third, and once lost to one
 // workgroup's 1.7). The rounds stop once they have taken 0.1 s, so that
 // llvmpipe's slow iterations of a large mesh are timed once.
 std::vector<double> best_of_rounds_ms(const std::vector<std::function<void()>>& runs)
