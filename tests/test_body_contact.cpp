@@ -329,7 +329,7 @@ TEST(BodyContact, DeepVerticesAreExactlyThoseInsideAnotherBodysTets)
     for (const uint32_t v : contacts.layout().surface_vertices) {
         for (size_t t = 0; t < mesh.tets.size(); ++t) {
             const glm::uvec4& tet = mesh.tets[t];
-            if (world->tet_body[t] != world->vertex_body[v] &&
+            if (tet_body(*world, t) != world->vertex_body[v] &&
                 contact_math::cm_inside_tet(x[v], x[tet.x], x[tet.y], x[tet.z], x[tet.w])) {
                 ++inside;
                 break;
@@ -381,7 +381,7 @@ static std::vector<uint32_t> candidates_of_a_look_at_everything(const World& wor
         uint32_t exit = kNoContact;
         for (size_t t = 0; layout.tets_hashed() && t < mesh.tets.size(); ++t) {
             const glm::uvec4& tet = mesh.tets[t];
-            if (world.tet_body[t] != body &&
+            if (tet_body(world, t) != body &&
                 cm::cm_inside_tet(x[v], x[tet.x], x[tet.y], x[tet.z], x[tet.w])) {
                 exit = std::min(exit, layout.tet_exit_triangle[t]);
             }

@@ -43,12 +43,13 @@ TEST(BodyShares, ThePileSplitsIntoTwoNearEvenSharesOfWholeBodies)
             tet_color[world->mesh->tet_colors.entries[e]] = c;
         }
     }
+    const std::vector<uint32_t> slot_tets = block_slot_tets(blocks, *world->mesh);
     size_t laid_out = 0;
     for (size_t run = 0; run + 1 < blocks.color_blocks.size(); ++run) {
         for (size_t slot = blocks.color_blocks[run] * 8; slot < blocks.color_blocks[run + 1] * 8;
              ++slot) {
-            const uint32_t t = blocks.tet[slot];
-            if (t == TetBlocks::kPaddingTet) {
+            const uint32_t t = slot_tets[slot];
+            if (t == kPaddingSlot) {
                 EXPECT_EQ(static_cast<uint32_t>(blocks.corner[0][slot]),
                           blocks.dummy_vertex + run / blocks.colors);
                 continue;

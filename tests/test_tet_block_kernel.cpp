@@ -57,6 +57,7 @@ KernelCase deformed_cube(const TetMesh& mesh)
     c.predicted.push_back(glm::vec3(0.0f));  // the dummy vertex of the padding
     c.corrections.push_back(glm::vec3(0.0f));
     c.start.push_back(glm::vec3(0.0f));
+    c.inverse_masses.push_back(0.0f);
     return c;
 }
 
@@ -111,11 +112,23 @@ float test_sliver(uint32_t t)
     return t % 29 == 0 || t % 4 == 1 ? 1.0f : 0.0f;
 }
 
-void set_test_slivers(TetBlocks& blocks)
+void set_test_slivers(TetBlocks& blocks, const std::vector<uint32_t>& slot_tets)
 {
     for (size_t slot = 0; slot < blocks.block_count * blocks.lanes; ++slot) {
-        const uint32_t t = blocks.tet[slot];
-        if (t != TetBlocks::kPaddingTet) blocks.sliver[slot] = test_sliver(t);
+        if (slot_tets[slot] == kPaddingSlot) continue;
+        const float v0 = std::abs(blocks.signed_rest_volume[slot]);
+        blocks.signed_rest_volume[slot] = test_sliver(slot_tets[slot]) > 0.0f ? -v0 : v0;
+    }
+}
+
+// Each tet's compliances as the test sets them, whatever its body.
+void set_test_compliances(TetBlocks& blocks, const std::vector<uint32_t>& slot_tets,
+                          const std::vector<float>& shape, const std::vector<float>& volume)
+{
+    for (size_t slot = 0; slot < blocks.block_count * blocks.lanes; ++slot) {
+        if (slot_tets[slot] == kPaddingSlot) continue;
+        blocks.shape_compliance[slot] = shape[slot_tets[slot]];
+        blocks.volume_compliance[slot] = volume[slot_tets[slot]];
     }
 }
 
@@ -146,19 +159,19 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
 
     for (const TetBlockKernelInfo& kernel : kernels) {
         TetBlocks blocks = make_tet_blocks(*mesh, kernel.lanes);
-        set_block_inverse_masses(blocks, input.inverse_masses);
-        set_block_compliances(blocks, shape_compliances, volume_compliances);
+        const std::vector<uint32_t> slot_tets = block_slot_tets(blocks, *mesh);
+        set_test_compliances(blocks, slot_tets, shape_compliances, volume_compliances);
         set_start_multipliers(blocks);
-        set_test_slivers(blocks);
+        set_test_slivers(blocks, slot_tets);
         const size_t slots = blocks.block_count * blocks.lanes;
-        TetBlocks before = make_tet_blocks(*mesh, kernel.lanes);  // the indices, the rotations
+        TetBlocks before = make_tet_blocks(*mesh, kernel.lanes);  // the rotations it starts from
         // Where each tet's rotation search starts: a third at its rotation
         // turned by 2e-3 rad (the Newton step lands), a third turned by 0.3
         // rad and a third at the identity (the SVD takes over, the cube's
         // tets being turned too).
         for (size_t slot = 0; slot < slots; ++slot) {
-            const uint32_t t = before.tet[slot];
-            if (t == TetBlocks::kPaddingTet) continue;
+            const uint32_t t = slot_tets[slot];
+            if (t == kPaddingSlot) continue;
             const glm::uvec4 tet = mesh->tets[t];
             glm::vec3 x[4];
             for (int a = 0; a < 4; ++a) x[a] = input.predicted[tet[a]] + input.corrections[tet[a]];
@@ -179,7 +192,7 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
         std::vector<glm::vec3> corrections = input.corrections;
         std::vector<BlockSums> sums(blocks.block_count, BlockSums{0.0, 0.0});
         const TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start[0].x,
-                                inv_h2, true};
+                                input.inverse_masses.data(), inv_h2, true};
         // One colour: its tets share no vertex, so each tet's step is
         // independent and comparable with the scalar one on its own.
         const size_t color = 1;
@@ -195,8 +208,8 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
         std::vector<double> scalar_shape_steps(blocks.block_count, 0.0);
         for (size_t slot = blocks.color_blocks[color] * blocks.lanes;
              slot < blocks.color_blocks[color + 1] * blocks.lanes; ++slot) {
-            const uint32_t t = before.tet[slot];
-            if (t == TetBlocks::kPaddingTet) {
+            const uint32_t t = slot_tets[slot];
+            if (t == kPaddingSlot) {
                 continue;
             }
             const glm::uvec4 tet = mesh->tets[t];
@@ -290,13 +303,13 @@ TEST(TetBlockKernel, EveryKernelWarmStartsAsTheScalarWarmStart)
     const float fraction = 0.75f;
     for (const TetBlockKernelInfo& kernel : available_tet_block_kernels()) {
         TetBlocks blocks = make_tet_blocks(*mesh, kernel.lanes);
-        set_block_inverse_masses(blocks, input.inverse_masses);
-        set_block_compliances(blocks, shape_compliances, volume_compliances);
+        const std::vector<uint32_t> slot_tets = block_slot_tets(blocks, *mesh);
+        set_test_compliances(blocks, slot_tets, shape_compliances, volume_compliances);
         set_start_multipliers(blocks);
-        set_test_slivers(blocks);
+        set_test_slivers(blocks, slot_tets);
         std::vector<glm::vec3> corrections = input.corrections;
         TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start[0].x,
-                          600.0f * 600.0f, true};
+                          input.inverse_masses.data(), 600.0f * 600.0f, true};
         step.warm_start = true;
         step.warm_fraction = fraction;
         const size_t color = 2;
@@ -306,8 +319,8 @@ TEST(TetBlockKernel, EveryKernelWarmStartsAsTheScalarWarmStart)
         size_t slivers = 0;
         for (size_t slot = blocks.color_blocks[color] * blocks.lanes;
              slot < blocks.color_blocks[color + 1] * blocks.lanes; ++slot) {
-            const uint32_t t = blocks.tet[slot];
-            if (t == TetBlocks::kPaddingTet) continue;
+            const uint32_t t = slot_tets[slot];
+            if (t == kPaddingSlot) continue;
             const glm::uvec4 tet = mesh->tets[t];
             glm::vec4 w;
             for (int a = 0; a < 4; ++a) w[a] = input.inverse_masses[tet[a]];
@@ -369,11 +382,11 @@ TEST(TetBlockKernel, EveryKernelDampsAsTheScalarDamping)
     const float inv_h_tau = 1.0f / (1.0f / 600.0f * 0.003f);
     for (const TetBlockKernelInfo& kernel : available_tet_block_kernels()) {
         TetBlocks blocks = make_tet_blocks(*mesh, kernel.lanes);
-        set_block_inverse_masses(blocks, input.inverse_masses);
-        set_block_compliances(blocks, shape_compliances, volume_compliances);
+        const std::vector<uint32_t> slot_tets = block_slot_tets(blocks, *mesh);
+        set_test_compliances(blocks, slot_tets, shape_compliances, volume_compliances);
         std::vector<glm::vec3> damped = velocities;
-        TetBlockStep step{&input.predicted[0].x, nullptr, &input.start[0].x, 600.0f * 600.0f,
-                          true};
+        TetBlockStep step{&input.predicted[0].x, nullptr, &input.start[0].x,
+                          input.inverse_masses.data(), 600.0f * 600.0f, true};
         step.damp = true;
         step.positions = &positions[0].x;
         step.velocities = &damped[0].x;
@@ -384,8 +397,8 @@ TEST(TetBlockKernel, EveryKernelDampsAsTheScalarDamping)
         size_t damped_tets = 0;
         for (size_t slot = blocks.color_blocks[color] * blocks.lanes;
              slot < blocks.color_blocks[color + 1] * blocks.lanes; ++slot) {
-            const uint32_t t = blocks.tet[slot];
-            if (t == TetBlocks::kPaddingTet) continue;
+            const uint32_t t = slot_tets[slot];
+            if (t == kPaddingSlot) continue;
             const glm::uvec4 tet = mesh->tets[t];
             glm::vec4 w;
             for (int a = 0; a < 4; ++a) w[a] = input.inverse_masses[tet[a]];

@@ -266,7 +266,7 @@ int run_benchmark(const Options& options)
         // A scene is timed from a heap: settled once on the CPU, every solver
         // starts from the same state.
         std::vector<glm::vec3> start_positions = mesh->rest_positions;
-        std::vector<glm::vec3> start_velocities = world->initial_velocities;
+        std::vector<glm::vec3> velocities_at_start = start_velocities(*world);
         if (bench_mesh.settle_s > 0.0f) {
             std::fprintf(stderr, "softbody: settling %s for %.1f s ...\n",
                          bench_mesh.name.c_str(), bench_mesh.settle_s);
@@ -278,11 +278,11 @@ int run_benchmark(const Options& options)
                 settler.step_frame(base_params);
             }
             start_positions = settler.positions();
-            start_velocities = settler.velocities();
+            velocities_at_start = settler.velocities();
         }
         const auto start = [&](Solver& solver) {
             solver.load(world);
-            solver.set_state(start_positions, start_velocities);
+            solver.set_state(start_positions, velocities_at_start);
         };
 
         // Every method the program offers, unless --method names one.

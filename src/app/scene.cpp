@@ -346,7 +346,7 @@ Result<std::string> Scene::rebuild_world(std::vector<BodyDesc> bodies,
     // before (their rest shapes were prepared once already).
     const World& next = assembled.value();
     std::vector<glm::vec3> positions = next.mesh->rest_positions;
-    std::vector<glm::vec3> velocities = next.initial_velocities;
+    std::vector<glm::vec3> velocities = start_velocities(next);
     for (size_t b = 0; b < kept.size(); ++b) {
         const WorldBody& from = old->bodies[kept[b]];
         const WorldBody& to = next.bodies[b];

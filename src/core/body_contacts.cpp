@@ -406,7 +406,7 @@ void BodyContacts::find_tet_boxes(const std::vector<glm::vec3>& positions, Worke
         Bounds& box = tet_boxes_[t];
         cm::cm_tet_box(positions[tet.x], positions[tet.y], positions[tet.z], positions[tet.w],
                        box.lo, box.hi);
-        tet_listed_[t] = overlaps_neighbour_body(world_->tet_body[t], box) ? 1 : 0;
+        tet_listed_[t] = overlaps_neighbour_body(tet_body(*world_, t), box) ? 1 : 0;
     });
 }
 
@@ -424,7 +424,7 @@ uint32_t BodyContacts::deep_triangle_for_vertex(size_t s,
     uint32_t exit = kNoContact;
     for (uint32_t e = tet_table_.bucket_begin(h); e < tet_table_.bucket_end(h); ++e) {
         const uint32_t t = tet_table_.entry(e);
-        if (world_->tet_body[t] == body || layout_.tet_exit_triangle[t] >= exit ||
+        if (tet_body(*world_, t) == body || layout_.tet_exit_triangle[t] >= exit ||
             !cm::cm_in_box(x, tet_boxes_[t].lo, tet_boxes_[t].hi)) {
             continue;
         }

@@ -16,22 +16,11 @@ MaterialArrays material_arrays(const World& world, const std::vector<BodyMateria
     arrays.shape_compliance.resize(mesh.tet_count());
     arrays.volume_compliance.resize(mesh.tet_count());
     for (size_t t = 0; t < mesh.tet_count(); ++t) {
-        const LameParameters& l = lame[world.tet_body[t]];
-        const float v0 = mesh.rest_volumes_m3[t];
-        arrays.shape_compliance[t] = arap_compliance(l, v0);
-        if (is_sliver(mesh, t)) {
-            // Shape matching's energy hardly sees a sliver's thin side
-            // (tm_sliver_shape_step): its volume term takes the stiffness
-            // across that the strain's shape term had, lambda + 2 mu (a
-            // layer pressed across, mu eps^2 + lambda eps^2 / 2), also where
-            // lambda = 0.
-            arrays.volume_compliance[t] = sliver_volume_compliance(l, v0);
-            arrays.any_volume_term = true;
-            continue;
-        }
-        const bool volume_on = volume_constraint_enabled(l);
-        arrays.volume_compliance[t] = volume_on ? volume_compliance(l, v0) : -1.0f;
-        arrays.any_volume_term = arrays.any_volume_term || volume_on;
+        const TetCompliances c =
+            tet_compliances(lame[tet_body(world, t)], mesh.rest_volumes_m3[t], is_sliver(mesh, t));
+        arrays.shape_compliance[t] = c.shape;
+        arrays.volume_compliance[t] = c.volume;
+        arrays.any_volume_term = arrays.any_volume_term || c.volume >= 0.0f;
     }
     return arrays;
 }

@@ -34,7 +34,7 @@ std::vector<uint32_t> share_bodies_among(const World& world, int threads)
     }
     std::vector<uint32_t> tet_share(total, 0);
     for (size_t t = 0; t < total; ++t) {
-        tet_share[t] = body_share[world.tet_body[t]];
+        tet_share[t] = body_share[tet_body(world, t)];
     }
     return tet_share;
 }

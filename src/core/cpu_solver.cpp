@@ -51,7 +51,7 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     mesh_ = world_->mesh;
     const size_t nv = mesh_->vertex_count();
     positions_ = mesh_->rest_positions;
-    velocities_ = world_->initial_velocities;
+    velocities_ = start_velocities(*world_);
     obstacles_.clear();
     obstacle_boxes_.clear();
     for (const Obstacle& o : world_->obstacles) {
@@ -123,10 +123,12 @@ void CpuSolver::lay_out_blocks()
     const size_t shares = tet_share.empty() ? 1 : static_cast<size_t>(requested_threads_);
     blocks_ = make_tet_blocks(*mesh_, kernel_.lanes, tet_share, shares);
     // Each share's dummy vertex, after the mesh's.
-    const size_t with_dummies = mesh_->vertex_count() + blocks_.most_shares;
-    predicted_positions_.resize(with_dummies, glm::vec3(0.0f));
-    start_positions_.resize(with_dummies, glm::vec3(0.0f));
-    corrections_.resize(with_dummies, glm::vec3(0.0f));
+    // (Reserved first: a vector grown by resize doubles its capacity.)
+    const size_t with_dummies = vertex_count_with_dummies();
+    for (std::vector<glm::vec3>* array : {&predicted_positions_, &start_positions_, &corrections_}) {
+        array->reserve(with_dummies);
+        array->resize(with_dummies, glm::vec3(0.0f));
+    }
     block_sums_.assign(blocks_.block_count, BlockSums{0.0, 0.0});
     forget_multipliers();
     materials_.clear();  // the new blocks need their inverse masses and compliances
@@ -190,9 +192,15 @@ void CpuSolver::refresh_materials(const SimParams& params)
     }
     MaterialArrays arrays = material_arrays(*world_, materials_);
     inverse_masses_ = std::move(arrays.inverse_masses);
+    // The blocks' padding lanes gather the dummy vertices' 0.
+    inverse_masses_.reserve(vertex_count_with_dummies());
+    inverse_masses_.resize(vertex_count_with_dummies(), 0.0f);
     any_volume_term_ = arrays.any_volume_term;
-    set_block_inverse_masses(blocks_, inverse_masses_);
-    set_block_compliances(blocks_, arrays.shape_compliance, arrays.volume_compliance);
+    std::vector<LameParameters> body_lame;
+    for (const BodyMaterial& material : materials_) {
+        body_lame.push_back(lame_parameters(material.youngs_modulus_pa, material.poisson_ratio));
+    }
+    set_block_compliances(blocks_, world_->vertex_body, body_lame);
     if (jacobi_arrays_made()) {
         shape_compliance_ = std::move(arrays.shape_compliance);
         volume_compliance_ = std::move(arrays.volume_compliance);
@@ -351,8 +359,8 @@ TetBlockStep CpuSolver::block_step(const SimParams& params, float h)
     const TetStepConstants k = tet_step_constants(params, h);
     // The kernels read the vertex arrays as flat x y z floats.
     static_assert(sizeof(glm::vec3) == 3 * sizeof(float));
-    return {&predicted_positions_[0].x, &corrections_[0].x, &start_positions_[0].x, k.inv_h2,
-            k.volume_enabled};
+    return {&predicted_positions_[0].x, &corrections_[0].x, &start_positions_[0].x,
+            inverse_masses_.data(), k.inv_h2, k.volume_enabled};
 }
 
 void CpuSolver::warm_start(const SimParams& params, float h)

@@ -117,6 +117,9 @@ private:
 
     // Per body material: inverse masses and compliances, when it changed.
     void refresh_materials(const SimParams& params);
+    // The mesh's vertices and each share's dummy vertex after them, which
+    // the blocks' padding lanes use.
+    size_t vertex_count_with_dummies() const { return mesh_->vertex_count() + blocks_.most_shares; }
 
     std::shared_ptr<const World> world_;
     std::shared_ptr<const TetMesh> mesh_;  // the world's
@@ -188,7 +191,7 @@ private:
     std::vector<float> grab_lambdas_;  // one per anchor
     float grab_max_step_m_ = 0.05f;
 
-    std::vector<float> inverse_masses_;      // depend on the densities
+    std::vector<float> inverse_masses_;      // depend on the densities; dummy vertices 0
     bool any_volume_term_ = false;
     std::vector<BodyMaterial> materials_;    // per body, what the above were computed for
 

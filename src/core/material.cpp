@@ -26,3 +26,16 @@ bool volume_constraint_enabled(const LameParameters& lame)
 {
     return lame.lambda_pa > 0.0f;
 }
+
+TetCompliances tet_compliances(const LameParameters& lame, float rest_volume_m3, bool sliver)
+{
+    const float shape = arap_compliance(lame, rest_volume_m3);
+    if (sliver) {
+        // Shape matching's energy hardly sees a sliver's thin side
+        // (tm_sliver_shape_step): its volume term takes the stiffness across
+        // that the strain's shape term had, lambda + 2 mu (a layer pressed
+        // across, mu eps^2 + lambda eps^2 / 2), also where lambda = 0.
+        return {shape, sliver_volume_compliance(lame, rest_volume_m3)};
+    }
+    return {shape, volume_constraint_enabled(lame) ? volume_compliance(lame, rest_volume_m3) : -1.0f};
+}

@@ -32,3 +32,13 @@ float sliver_volume_compliance(const LameParameters& lame, float rest_volume_m3)
 
 // With lambda = 0 (nu = 0) the volume term has no energy and is skipped.
 bool volume_constraint_enabled(const LameParameters& lame);
+
+// The compliances a tet steps with: its shape term's, and its volume
+// term's or -1 where it has none. A sliver's volume term is on at any nu and
+// takes the stiffness across that its shape term loses (see
+// tet_compliances in material.cpp).
+struct TetCompliances {
+    float shape;
+    float volume;
+};
+TetCompliances tet_compliances(const LameParameters& lame, float rest_volume_m3, bool sliver);

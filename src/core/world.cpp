@@ -131,9 +131,9 @@ Result<World> assemble_world(const WorldDesc& desc, LoadProgress* progress)
         world.vertex_body[v] = static_cast<uint32_t>(next - first_source_vertex.begin() - 1);
         world.initial_velocities[v] = source_velocity[source];
     }
-    world.tet_body.resize(mesh.tet_count());
-    for (size_t t = 0; t < mesh.tet_count(); ++t) {
-        world.tet_body[t] = world.vertex_body[mesh.tets[t].x];
+    const auto at_rest = [](const glm::vec3& v) { return v == glm::vec3(0.0f); };
+    if (std::all_of(world.initial_velocities.begin(), world.initial_velocities.end(), at_rest)) {
+        std::vector<glm::vec3>().swap(world.initial_velocities);
     }
     world.bodies.resize(desc.bodies.size());
     for (size_t b = 0; b < desc.bodies.size(); ++b) {
@@ -152,7 +152,7 @@ Result<World> assemble_world(const WorldDesc& desc, LoadProgress* progress)
     };
     count_ranges(mesh.vertex_count(), [&](size_t v) { return world.vertex_body[v]; },
                  &WorldBody::first_vertex, &WorldBody::vertex_count);
-    count_ranges(mesh.tet_count(), [&](size_t t) { return world.tet_body[t]; },
+    count_ranges(mesh.tet_count(), [&](size_t t) { return world.vertex_body[mesh.tets[t].x]; },
                  &WorldBody::first_tet, &WorldBody::tet_count);
     count_ranges(mesh.surface_triangles.size(),
                  [&](size_t f) { return world.vertex_body[mesh.surface_triangles[f].x]; },
@@ -181,10 +181,16 @@ std::shared_ptr<const World> single_body_world(std::shared_ptr<const TetMesh> me
     body.skin = mesh->skin;
     world->bodies.push_back(body);
     world->vertex_body.assign(nv, 0);
-    world->tet_body.assign(nt, 0);
-    world->initial_velocities.assign(nv, glm::vec3(0.0f));
     world->mesh = std::move(mesh);
     return world;
+}
+
+std::vector<glm::vec3> start_velocities(const World& world)
+{
+    if (world.initial_velocities.empty()) {
+        return std::vector<glm::vec3>(world.mesh->vertex_count(), glm::vec3(0.0f));
+    }
+    return world.initial_velocities;
 }
 
 std::vector<BodyDesc> placed_body_descs(const World& world)

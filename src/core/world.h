@@ -62,9 +62,10 @@ struct World {
     std::string name;
     std::shared_ptr<const TetMesh> mesh;  // all bodies, body after body
     std::vector<WorldBody> bodies;
-    std::vector<uint32_t> vertex_body;    // per mesh vertex
-    std::vector<uint32_t> tet_body;       // per mesh tet
-    std::vector<glm::vec3> initial_velocities;  // per mesh vertex
+    std::vector<uint32_t> vertex_body;    // per mesh vertex (a tet's: tet_body)
+    // Per mesh vertex, its velocity at the start; empty where every body
+    // starts at rest (12 bytes a vertex saved): see start_velocities.
+    std::vector<glm::vec3> initial_velocities;
     std::vector<Obstacle> obstacles;
     std::optional<glm::vec3> gravity_m_s2;
     std::optional<bool> ground;
@@ -75,6 +76,16 @@ struct World {
 
     size_t body_count() const { return bodies.size(); }
 };
+
+// The body tet t belongs to: its first corner's (a tet's corners are all
+// one body's). Not kept per tet: 4 bytes a tet.
+inline uint32_t tet_body(const World& world, size_t t)
+{
+    return world.vertex_body[world.mesh->tets[t].x];
+}
+
+// Each mesh vertex's velocity at the start.
+std::vector<glm::vec3> start_velocities(const World& world);
 
 // Most bodies and obstacles one world may hold: the GPU solver keeps one
 // material per body and every obstacle in a uniform block.

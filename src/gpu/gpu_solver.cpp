@@ -342,7 +342,7 @@ void GpuSolver::upload_body_at_rest()
 {
     const std::vector<glm::vec4> positions = to_vec4(mesh_->rest_positions);
     upload(buffers_[kPositions], positions);
-    upload(buffers_[kVelocities], to_vec4(world_->initial_velocities));
+    upload(buffers_[kVelocities], to_vec4(start_velocities(*world_)));
     upload(buffers_[kPredicted], positions);
     upload(buffers_[kCorrections], std::vector<glm::vec4>(mesh_->vertex_count(), glm::vec4(0.0f)));
     // Per tet whether it is a sliver in w, then the grab's anchors.

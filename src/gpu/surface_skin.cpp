@@ -84,7 +84,7 @@ size_t SurfaceSkin::max_items()
 void SurfaceSkin::set_surface(const World& world, RenderSurface surface)
 {
     mesh_ = world.mesh;
-    tet_body_ = world.tet_body;
+    vertex_body_ = world.vertex_body;
     body_count_ = world.body_count();
     surface_ = std::move(surface);
     const size_t nv = surface_.vertex_count();
@@ -111,7 +111,7 @@ void SurfaceSkin::upload_stress_data()
         tets[t].b0 = glm::vec4(B[0], 0.0f);
         // As a float's value (exact below 2^24; at most kMaxWorldBodies):
         // a small integer's bits would be a denormal that a driver may flush.
-        tets[t].b1 = glm::vec4(B[1], static_cast<float>(tet_body_[t]));
+        tets[t].b1 = glm::vec4(B[1], static_cast<float>(vertex_body_[mesh.tets[t].x]));
         tets[t].b2 = glm::vec4(B[2], 0.0f);
     }
     stress_tets_ = upload(tets);

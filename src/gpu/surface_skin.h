@@ -58,7 +58,7 @@ private:
     Pass stress_vertices_pass_;
 
     std::shared_ptr<const TetMesh> mesh_;  // the world's
-    std::vector<uint32_t> tet_body_;
+    std::vector<uint32_t> vertex_body_;  // the world's: a tet's body is its first corner's
     size_t body_count_ = 0;
     RenderSurface surface_;
     GlBuffer corners_;

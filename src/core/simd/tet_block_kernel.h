@@ -22,13 +22,11 @@ struct TetBlockArrays {
     const uint32_t* block_tet_count;  // per block
     const int32_t* corner[4];         // the rest per slot (block * lanes + lane)
     const float* b[9];
-    const float* inv_rest_volume;
-    const float* sliver;  // 1 for a sliver (tm_is_sliver), else 0
+    const float* signed_rest_volume;  // V0, negated for a sliver (tm_is_sliver)
     // The tet's compliances 1 / (2 mu V0) and 1 / (lambda V0) for its body's
     // material; the volume one is negative where lambda = 0 (no volume term).
     const float* shape_compliance;
     const float* volume_compliance;
-    const float* inverse_mass[4];
     float* lambda_shape[9];  // 3 x 3, column-major: [3 * column + row]
     float* lambda_volume;
     float* rotation[4];  // the tet's last rotation, quaternion x y z w
@@ -38,6 +36,7 @@ struct TetBlockStep {
     const float* predicted;  // x y z per vertex, the dummy vertex included
     float* corrections;      // x y z per vertex; the step adds its corrections here
     const float* start;      // x y z per vertex where the substep began
+    const float* inverse_masses;  // per vertex, the dummy vertex's 0 included
     float inv_h2;         // alpha~ = compliance / h^2
     bool volume_enabled;  // false: no tet has a volume term, skip it
     // true: instead of a step, scale every multiplier by warm_fraction and

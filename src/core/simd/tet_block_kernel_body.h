@@ -454,6 +454,20 @@ inline vf frobenius(const m3& m)
     return tb_sqrt(dot(m.c[0], m.c[0]) + dot(m.c[1], m.c[1]) + dot(m.c[2], m.c[2]));
 }
 
+// A block's rest volumes: 1 / V0, and which lanes are slivers (their V0
+// stored negated).
+struct RestVolumes {
+    vf inverse;
+    vmask sliver;
+};
+
+inline RestVolumes load_rest_volumes(const TetBlockArrays& blocks, size_t slot)
+{
+    const vf signed_v0 = tb_load(blocks.signed_rest_volume + slot);
+    const vmask sliver = signed_v0 < 0.0f;
+    return {1.0f / select(sliver, -signed_v0, signed_v0), sliver};
+}
+
 // A block's corners as the substep has them: where they were predicted to
 // go, the correction gathered so far, where the substep began, and their
 // inverse masses.
@@ -470,12 +484,13 @@ inline BlockCorners gather_corners(const TetBlockArrays& blocks, const TetBlockS
 {
     BlockCorners c;
     for (int a = 0; a < 4; ++a) {
-        c.corner3[a] = tb_load(blocks.corner[a] + slot) * 3;
+        const vi corner = tb_load(blocks.corner[a] + slot);
+        c.w[a] = tb_gather(step.inverse_masses, corner);
+        c.corner3[a] = corner * 3;
         tb_gather_xyz(step.predicted, c.corner3[a], c.predicted[a].x, c.predicted[a].y,
                       c.predicted[a].z);
         tb_gather_xyz(step.corrections, c.corner3[a], c.correction[a].x, c.correction[a].y,
                       c.correction[a].z);
-        c.w[a] = tb_load(blocks.inverse_mass[a] + slot);
         tb_gather_xyz(step.start, c.corner3[a], c.start[a].x, c.start[a].y, c.start[a].z);
     }
     return c;
@@ -650,7 +665,8 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
         x[a] = corners.predicted[a] + corners.correction[a];
     }
     const m3 Bm = load_m3(blocks.b, slot);
-    const vf inv_rest_volume = tb_load(blocks.inv_rest_volume + slot);
+    const RestVolumes rest_volumes = load_rest_volumes(blocks, slot);
+    const vf inv_rest_volume = rest_volumes.inverse;
     m3 lambda_shape = load_m3(blocks.lambda_shape, slot);
     vf lambda_volume = tb_load(blocks.lambda_volume + slot);
     // alpha~ = (1 / (2 mu V0)) / h^2, as tm_solve_tet's callers compute it.
@@ -659,7 +675,7 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
     const m3 F = deformation_gradient(x, Bm);
     // Slivers take tm_sliver_shape_step: a block computes it only when one
     // of its lanes is one.
-    const vmask sliver = tb_load(blocks.sliver + slot) > 0.0f;
+    const vmask sliver = rest_volumes.sliver;
     const bool any_sliver = any_lane(sliver);
     SliverShape sliver_form;
     m3 source = F;
@@ -727,7 +743,8 @@ inline void warm_start_block(const TetBlockArrays& blocks, const TetBlockStep& s
     const BlockCorners corners = gather_corners(blocks, step, slot);
     const vf* w = corners.w;
     const v3* x = corners.predicted;
-    const vf fraction = select(tb_load(blocks.sliver + slot) > 0.0f, splat(0.0f),
+    const RestVolumes rest_volumes = load_rest_volumes(blocks, slot);
+    const vf fraction = select(rest_volumes.sliver, splat(0.0f),
                                splat(step.warm_fraction));
     m3 lambda_shape = load_m3(blocks.lambda_shape, slot);
     for (int column = 0; column < 3; ++column) {
@@ -741,7 +758,7 @@ inline void warm_start_block(const TetBlockArrays& blocks, const TetBlockStep& s
     if (step.volume_enabled) {
         const vmask volume_on = tb_load(blocks.volume_compliance + slot) >= 0.0f;
         v3 g[4];
-        volume_gradients(x[0], x[1], x[2], x[3], tb_load(blocks.inv_rest_volume + slot), g);
+        volume_gradients(x[0], x[1], x[2], x[3], rest_volumes.inverse, g);
         const vf l = select(volume_on, lambda_volume, splat(0.0f));
         d[0] = d[0] - (w[0] * l) * (g[1] + g[2] + g[3]);
         for (int a = 1; a < 4; ++a) d[a] = d[a] + (w[a] * l) * g[a];
@@ -763,10 +780,11 @@ inline void damp_block(const TetBlockArrays& blocks, const TetBlockStep& step, s
     v3 v[4];
     vf w[4];
     for (int a = 0; a < 4; ++a) {
-        corner3[a] = tb_load(blocks.corner[a] + slot) * 3;
+        const vi corner = tb_load(blocks.corner[a] + slot);
+        w[a] = tb_gather(step.inverse_masses, corner);
+        corner3[a] = corner * 3;
         tb_gather_xyz(step.positions, corner3[a], x[a].x, x[a].y, x[a].z);
         tb_gather_xyz(step.velocities, corner3[a], v[a].x, v[a].y, v[a].z);
-        w[a] = tb_load(blocks.inverse_mass[a] + slot);
     }
     const m3 Bm = load_m3(blocks.b, slot);
     const m3 F = deformation_gradient(x, Bm);
@@ -851,7 +869,7 @@ inline void damp_block(const TetBlockArrays& blocks, const TetBlockStep& step, s
         const vf volume_compliance = tb_load(blocks.volume_compliance + slot);
         const vmask volume_on = volume_compliance >= 0.0f;
         v3 g[4];
-        volume_gradients(x[0], x[1], x[2], x[3], tb_load(blocks.inv_rest_volume + slot), g);
+        volume_gradients(x[0], x[1], x[2], x[3], load_rest_volumes(blocks, slot).inverse, g);
         g[0] = -(g[1] + g[2] + g[3]);
         vf volume_rate = dot(g[0], v[0] + dv[0]);
         for (int c = 1; c < 4; ++c) volume_rate = volume_rate + dot(g[c], v[c] + dv[c]);

@@ -4,6 +4,7 @@
 // the file's own namespace after defining:
 //   kNativeLanes; nf, ni (GCC vector types of kNativeLanes floats / int32s)
 //   nf native_sqrt(nf)
+//   nf native_gather(const float*, ni): the floats at base + index
 //   native_gather_xyz(const float*, ni, nf& x, nf& y, nf& z) and
 //   native_scatter_xyz(float*, ni, nf, nf, nf): the three coordinates of
 //   the points whose x is at base + index
@@ -45,6 +46,7 @@ inline vi tb_load(const int32_t* p)
     return v;
 }
 inline void tb_store(float* p, vf v) { __builtin_memcpy(p, &v, sizeof v); }
+inline vf tb_gather(const float* base, vi index) { return native_gather(base, index); }
 inline void tb_gather_xyz(const float* base, vi index, vf& x, vf& y, vf& z)
 {
     native_gather_xyz(base, index, x, y, z);
@@ -108,6 +110,10 @@ inline void tb_store(float* p, vf v)
 {
     single::tb_store(p, v.a);
     single::tb_store(p + kNativeLanes, v.b);
+}
+inline vf tb_gather(const float* base, vi index)
+{
+    return {native_gather(base, index.a), native_gather(base, index.b)};
 }
 inline void tb_gather_xyz(const float* base, vi index, vf& x, vf& y, vf& z)
 {

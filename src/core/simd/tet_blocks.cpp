@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 namespace {
 
@@ -95,14 +96,11 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
     }
 
     const size_t slots = blocks.block_count * lanes;
-    blocks.tet = AlignedArray<uint32_t>(slots);
     for (auto& corner : blocks.corner) corner = AlignedArray<int32_t>(slots);
     for (auto& column : blocks.b) column = AlignedArray<float>(slots);
-    blocks.inv_rest_volume = AlignedArray<float>(slots);
-    blocks.sliver = AlignedArray<float>(slots);
+    blocks.signed_rest_volume = AlignedArray<float>(slots);
     blocks.shape_compliance = AlignedArray<float>(slots);
     blocks.volume_compliance = AlignedArray<float>(slots);
-    for (auto& w : blocks.inverse_mass) w = AlignedArray<float>(slots);
     for (auto& entry : blocks.lambda_shape) entry = AlignedArray<float>(slots);
     blocks.lambda_volume = AlignedArray<float>(slots);
     for (AlignedArray<float>& entry : blocks.rotation) entry = AlignedArray<float>(slots);
@@ -112,7 +110,6 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
         size_t slot = static_cast<size_t>(blocks.color_blocks[r]) * lanes;
         const size_t run_end = static_cast<size_t>(blocks.color_blocks[r + 1]) * lanes;
         for (const uint32_t t : runs[r]) {
-            blocks.tet[slot] = t;
             for (int a = 0; a < 4; ++a) {
                 blocks.corner[a][slot] = static_cast<int32_t>(mesh.tets[t][a]);
             }
@@ -122,23 +119,21 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
                     blocks.b[3 * column + row][slot] = B[column][row];
                 }
             }
-            blocks.inv_rest_volume[slot] = 1.0f / mesh.rest_volumes_m3[t];
-            blocks.sliver[slot] = is_sliver(mesh, t) ? 1.0f : 0.0f;
+            const float v0 = mesh.rest_volumes_m3[t];
+            blocks.signed_rest_volume[slot] = is_sliver(mesh, t) ? -v0 : v0;
             ++slot;
         }
         // Padding: a unit tet collapsed on the share's dummy vertex, with no
         // mass.
         const uint32_t dummy = blocks.dummy_vertex + static_cast<uint32_t>(run_share[r]);
         for (; slot < run_end; ++slot) {
-            blocks.tet[slot] = TetBlocks::kPaddingTet;
             for (int a = 0; a < 4; ++a) {
                 blocks.corner[a][slot] = static_cast<int32_t>(dummy);
             }
             for (int i = 0; i < 9; ++i) {
                 blocks.b[i][slot] = (i % 4 == 0) ? 1.0f : 0.0f;
             }
-            blocks.inv_rest_volume[slot] = 1.0f;
-            blocks.sliver[slot] = 0.0f;
+            blocks.signed_rest_volume[slot] = 1.0f;
             blocks.shape_compliance[slot] = 1.0f;
             blocks.volume_compliance[slot] = 1.0f;
         }
@@ -146,28 +141,42 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
     return blocks;
 }
 
-void set_block_inverse_masses(TetBlocks& blocks, const std::vector<float>& inverse_masses)
+void set_block_compliances(TetBlocks& blocks, const std::vector<uint32_t>& vertex_body,
+                           const std::vector<LameParameters>& body_lame)
 {
-    const size_t slots = blocks.block_count * blocks.lanes;
-    for (size_t slot = 0; slot < slots; ++slot) {
-        for (int a = 0; a < 4; ++a) {
-            const uint32_t v = static_cast<uint32_t>(blocks.corner[a][slot]);
-            blocks.inverse_mass[a][slot] = v < inverse_masses.size() ? inverse_masses[v] : 0.0f;
+    for (size_t block = 0; block < blocks.block_count; ++block) {
+        const size_t first = block * blocks.lanes;
+        for (size_t slot = first; slot < first + blocks.block_tet_count[block]; ++slot) {
+            const float signed_v0 = blocks.signed_rest_volume[slot];
+            const uint32_t body = vertex_body[static_cast<uint32_t>(blocks.corner[0][slot])];
+            const TetCompliances c =
+                tet_compliances(body_lame[body], std::abs(signed_v0), signed_v0 < 0.0f);
+            blocks.shape_compliance[slot] = c.shape;
+            blocks.volume_compliance[slot] = c.volume;
         }
     }
 }
 
-void set_block_compliances(TetBlocks& blocks, const std::vector<float>& shape_compliance,
-                           const std::vector<float>& volume_compliance)
+std::vector<uint32_t> block_slot_tets(const TetBlocks& blocks, const TetMesh& mesh)
 {
-    const size_t slots = blocks.block_count * blocks.lanes;
-    for (size_t slot = 0; slot < slots; ++slot) {
-        const uint32_t t = blocks.tet[slot];
-        if (t != TetBlocks::kPaddingTet) {
-            blocks.shape_compliance[slot] = shape_compliance[t];
-            blocks.volume_compliance[slot] = volume_compliance[t];
+    const Csr corners = vertex_tet_corners(mesh);
+    std::vector<uint32_t> slot_tets(blocks.block_count * blocks.lanes, kPaddingSlot);
+    for (size_t block = 0; block < blocks.block_count; ++block) {
+        const size_t first = block * blocks.lanes;
+        for (size_t slot = first; slot < first + blocks.block_tet_count[block]; ++slot) {
+            glm::uvec4 tet;
+            for (int a = 0; a < 4; ++a) tet[a] = static_cast<uint32_t>(blocks.corner[a][slot]);
+            // A mesh holds no two tets of the same four corners (prepare_tet_mesh).
+            for (uint32_t e = corners.begin(tet.x); e < corners.end(tet.x); ++e) {
+                const uint32_t t = corners.entries[e] / 4;
+                if (mesh.tets[t] == tet) {
+                    slot_tets[slot] = t;
+                    break;
+                }
+            }
         }
     }
+    return slot_tets;
 }
 
 void set_block_multipliers_to_zero(TetBlocks& blocks)
@@ -190,15 +199,11 @@ TetBlockArrays block_arrays(TetBlocks& blocks)
     TetBlockArrays arrays;
     arrays.lanes = blocks.lanes;
     arrays.block_tet_count = blocks.block_tet_count.data();
-    for (int a = 0; a < 4; ++a) {
-        arrays.corner[a] = blocks.corner[a].data();
-        arrays.inverse_mass[a] = blocks.inverse_mass[a].data();
-    }
+    for (int a = 0; a < 4; ++a) arrays.corner[a] = blocks.corner[a].data();
     for (int i = 0; i < 9; ++i) {
         arrays.b[i] = blocks.b[i].data();
     }
-    arrays.inv_rest_volume = blocks.inv_rest_volume.data();
-    arrays.sliver = blocks.sliver.data();
+    arrays.signed_rest_volume = blocks.signed_rest_volume.data();
     arrays.shape_compliance = blocks.shape_compliance.data();
     arrays.volume_compliance = blocks.volume_compliance.data();
     for (int i = 0; i < 9; ++i) arrays.lambda_shape[i] = blocks.lambda_shape[i].data();

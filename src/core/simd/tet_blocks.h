@@ -15,6 +15,7 @@
 // where a colour over the whole mesh walks all its vertices again.
 #pragma once
 
+#include "core/material.h"
 #include "core/simd/aligned_array.h"
 #include "core/simd/tet_block_kernel.h"
 #include "core/tet_mesh.h"
@@ -48,15 +49,16 @@ struct TetBlocks {
     // Real tets in each block (the rest of its lanes are padding).
     std::vector<uint32_t> block_tet_count;
 
-    // Lane-major arrays, entry [block * lanes + lane].
-    AlignedArray<uint32_t> tet;        // index in the mesh; kPaddingTet for padding
+    // Lane-major arrays, entry [block * lanes + lane]. Nothing here is kept
+    // that the kernels can read elsewhere as cheaply: the corners' inverse
+    // masses are gathered per vertex (TetBlockStep), a slot's tet index and
+    // body follow from its corners (tet_body, block_slot_tets).
     AlignedArray<int32_t> corner[4];   // vertex indices
     AlignedArray<float> b[9];          // B = Dm^-1, column-major: b[3 * column + row]
-    AlignedArray<float> inv_rest_volume;  // 1 / V0, m^-3 (1 for padding)
-    AlignedArray<float> sliver;           // 1 where is_sliver(), else 0 (padding 0)
+    // V0 in m^3, negated for a sliver (is_sliver); 1 for padding.
+    AlignedArray<float> signed_rest_volume;
     AlignedArray<float> shape_compliance;   // 1 / (2 mu V0) of the tet's body
     AlignedArray<float> volume_compliance;  // 1 / (lambda V0), or -1 without volume term
-    AlignedArray<float> inverse_mass[4];  // per corner; 0 for pinned and padding
     // XPBD multipliers: the shape term's 3 x 3 one column-major
     // ([3 * column + row]) and the volume term's; kept from substep to
     // substep for the warm start.
@@ -65,8 +67,6 @@ struct TetBlocks {
     // Each tet's rotation from its last step, a unit quaternion (x, y, z, w)
     // where the next step's starts (tm_tet_rotation; identity at first).
     AlignedArray<float> rotation[4];
-
-    static constexpr uint32_t kPaddingTet = 0xffffffffu;
 };
 
 // Lays out the mesh's tet_colors for `lanes`-wide SIMD; with `tet_share`
@@ -84,9 +84,12 @@ void set_block_rotations_to_identity(TetBlocks& blocks);
 // The pointers the kernels take; valid until `blocks` changes.
 TetBlockArrays block_arrays(TetBlocks& blocks);
 
-// Fills the per-corner inverse masses from per-vertex ones.
-void set_block_inverse_masses(TetBlocks& blocks, const std::vector<float>& inverse_masses);
+// Fills the compliances (tet_compliances) from each body's Lame parameters,
+// a slot's body being its first corner's.
+void set_block_compliances(TetBlocks& blocks, const std::vector<uint32_t>& vertex_body,
+                           const std::vector<LameParameters>& body_lame);
 
-// Fills the compliances from per-tet ones (volume: -1 where it is off).
-void set_block_compliances(TetBlocks& blocks, const std::vector<float>& shape_compliance,
-                           const std::vector<float>& volume_compliance);
+// Per slot, the mesh tet it holds (found from its corners), or
+// kPaddingSlot for padding: for checks, the blocks do not keep it.
+inline constexpr uint32_t kPaddingSlot = 0xffffffffu;
+std::vector<uint32_t> block_slot_tets(const TetBlocks& blocks, const TetMesh& mesh);
