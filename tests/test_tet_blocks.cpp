@@ -6,7 +6,6 @@
 #include "test_support.h"
 
 #include "core/body_materials.h"
-#include "core/body_shares.h"
 #include "core/simd/tet_blocks.h"
 
 #include <cmath>
@@ -51,9 +50,11 @@ TEST(TetBlocks, EveryTetInOneLaneWithItsRestVolumeAndBodysCompliances)
 
     for (const int lanes : {4, 16}) {
         for (const size_t shares : {size_t{1}, size_t{2}}) {
-            const std::vector<uint32_t> tet_share =
-                shares == 1 ? std::vector<uint32_t>{} : share_bodies_among(*world, 2);
-            if (shares == 2 && tet_share.empty()) continue;  // the bodies split unevenly
+            // Two shares: a body each (bodies share no vertex).
+            std::vector<uint32_t> tet_share;
+            for (size_t t = 0; shares == 2 && t < mesh.tet_count(); ++t) {
+                tet_share.push_back(tet_body(*world, t));
+            }
             TetBlocks blocks = make_tet_blocks(mesh, lanes, tet_share, shares);
             set_block_compliances(blocks, world->vertex_body, body_lame);
             const std::vector<uint32_t> slot_tets = block_slot_tets(blocks, mesh);
