@@ -35,12 +35,23 @@ TEST(CommandLine, ParsesTheHeadlessFlags)
     EXPECT_EQ(SimParams().method, SolverMethod::gauss_seidel);  // the default
 }
 
-TEST(CommandLine, WindowDefaultsToTheGpuSolver)
+TEST(CommandLine, WindowDefaultsToTimingBothSolvers)
 {
     Result<Options> window = parse_command_line({"--preset", "torus", "--size", "800x600"});
     ASSERT_TRUE(window.ok()) << window.error();
     EXPECT_FALSE(window.value().headless);
-    EXPECT_EQ(window.value().solver_or_default(), "gpu");
+    EXPECT_EQ(window.value().solver_or_default(), "auto");
+    Result<Options> asked = parse_command_line({"--solver", "auto"});
+    ASSERT_TRUE(asked.ok()) << asked.error();
+    EXPECT_EQ(asked.value().solver, "auto");
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--headless", "--solver", "auto"},
+          std::vector<std::string>{"--bench", "--solver", "auto"}}) {
+        Result<Options> refused = parse_command_line(args);
+        ASSERT_FALSE(refused.ok()) << args[0];
+        EXPECT_NE(refused.error().find("--solver auto is the window's"), std::string::npos)
+            << refused.error();
+    }
     EXPECT_FALSE(window.value().frames.has_value());
     EXPECT_EQ(window.value().size, glm::ivec2(800, 600));
     Result<Options> headless = parse_command_line({"--headless", "--screenshot", "a.png"});
@@ -366,7 +377,7 @@ TEST(CommandLine, DescribesTheRunForMessages)
     EXPECT_EQ(describe_run(preset.value()), "preset cube, cpu solver, 7 frames headless");
     Result<Options> mesh = parse_command_line({"--mesh", "a.obj", "--resolution", "9"});
     ASSERT_TRUE(mesh.ok());
-    EXPECT_EQ(describe_run(mesh.value()), "mesh 'a.obj' at resolution 9, gpu solver, window");
+    EXPECT_EQ(describe_run(mesh.value()), "mesh 'a.obj' at resolution 9, auto solver, window");
 }
 
 TEST(CommandLine, ScenesByNameOrFileAndNotWithAnotherBody)

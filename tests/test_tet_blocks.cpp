@@ -71,7 +71,8 @@ TEST(TetBlocks, EveryTetInOneLaneWithItsRestVolumeAndBodysCompliances)
                 const float v0 = mesh.rest_volumes_m3[t];
                 EXPECT_EQ(blocks.signed_rest_volume[slot], is_sliver(mesh, t) ? -v0 : v0)
                     << "tet " << t;
-                EXPECT_EQ(blocks.shape_compliance[slot], per_tet.shape_compliance[t]) << "tet " << t;
+                EXPECT_EQ(blocks.shape_compliance[slot], per_tet.shape_compliance[t])
+                    << "tet " << t;
                 EXPECT_EQ(blocks.volume_compliance[slot], per_tet.volume_compliance[t])
                     << "tet " << t;
                 slivers += is_sliver(mesh, t);

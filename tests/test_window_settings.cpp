@@ -8,6 +8,13 @@
 #include <algorithm>
 #include <cstdlib>
 
+namespace {
+
+const MachineDefaults kGpuMachine{false, SolverKind::gpu};
+const MachineDefaults kLlvmpipe{true, SolverKind::cpu};
+
+}  // namespace
+
 TEST(WindowSettings, ReadBackAsWritten)
 {
     WindowSettings s;
@@ -126,16 +133,17 @@ TEST(RememberedSettings, TheCommandLineWinsForItsRunAndIsNotRemembered)
     options.substeps = 40;  // --substeps 40, this run only
     PanelState panel;
     panel.params = params_from_options(options);
-    EXPECT_FALSE(apply_remembered_settings(before, options, false, panel));
+    EXPECT_FALSE(apply_remembered_settings(before, options, kGpuMachine, panel));
     EXPECT_EQ(panel.params.substeps, 40);
     EXPECT_EQ(panel.params.iterations, 4);
     EXPECT_TRUE(panel.wireframe);
     WindowSettings left =
-        settings_to_remember(panel, options, before, SolverKind::gpu, glm::ivec2(800, 600), false);
+        settings_to_remember(panel, options, before, SolverKind::gpu,
+                             glm::ivec2(800, 600), kGpuMachine);
     EXPECT_EQ(left.params.substeps, 20) << "the file keeps what it had";
     EXPECT_EQ(left.window_size, glm::ivec2(800, 600));
     panel.params.substeps = 12;  // changed in the panel: remembered
-    left = settings_to_remember(panel, options, before, SolverKind::gpu, std::nullopt, false);
+    left = settings_to_remember(panel, options, before, SolverKind::gpu, std::nullopt, kGpuMachine);
     EXPECT_EQ(left.params.substeps, 12);
 }
 
@@ -145,7 +153,7 @@ TEST(RememberedSettings, TheViewFromTheCommandLineIsThisRunsOnly)
     before.tet_boundary = true;
     Options options;
     PanelState panel;
-    apply_remembered_settings(before, options, false, panel);
+    apply_remembered_settings(before, options, kGpuMachine, panel);
     EXPECT_EQ(panel.view.surface, DrawnSurface::tets);
     EXPECT_FALSE(panel.view.strain);
 
@@ -153,15 +161,15 @@ TEST(RememberedSettings, TheViewFromTheCommandLineIsThisRunsOnly)
     options.view_given = true;
     panel = PanelState{};
     panel.view = options.view;
-    apply_remembered_settings(before, options, false, panel);
+    apply_remembered_settings(before, options, kGpuMachine, panel);
     EXPECT_TRUE(panel.view.strain);
     EXPECT_EQ(panel.view.surface, DrawnSurface::own);
     WindowSettings left =
-        settings_to_remember(panel, options, before, SolverKind::gpu, std::nullopt, false);
+        settings_to_remember(panel, options, before, SolverKind::gpu, std::nullopt, kGpuMachine);
     EXPECT_TRUE(left.tet_boundary) << "the file keeps what it had";
     EXPECT_FALSE(left.strain_view);
     panel.view.strain = false;  // switched off in the panel: remembered
-    left = settings_to_remember(panel, options, before, SolverKind::gpu, std::nullopt, false);
+    left = settings_to_remember(panel, options, before, SolverKind::gpu, std::nullopt, kGpuMachine);
     EXPECT_FALSE(left.strain_view);
     EXPECT_FALSE(left.tet_boundary);
 }
@@ -173,22 +181,40 @@ TEST(RememberedSettings, WhatTheMachineChoosesByItselfIsNotRemembered)
     panel.render = cheap_render_settings();
     // On llvmpipe: the CPU solver and the cheap picture are its own choice.
     WindowSettings left =
-        settings_to_remember(panel, options, std::nullopt, SolverKind::cpu, std::nullopt, true);
+        settings_to_remember(panel, options, std::nullopt, SolverKind::cpu,
+                             std::nullopt, kLlvmpipe);
     EXPECT_FALSE(left.solver);
     EXPECT_FALSE(left.render);
     // Chosen in the panel there: remembered, and started from next time.
     panel.render.soft_shadows = true;
-    left = settings_to_remember(panel, options, std::nullopt, SolverKind::gpu, std::nullopt, true);
+    left = settings_to_remember(panel, options, std::nullopt, SolverKind::gpu,
+                                std::nullopt, kLlvmpipe);
     EXPECT_EQ(left.solver, std::string("gpu"));
     ASSERT_TRUE(left.render);
     PanelState next;
-    EXPECT_EQ(apply_remembered_settings(left, options, true, next), SolverKind::gpu);
+    EXPECT_EQ(apply_remembered_settings(left, options, kLlvmpipe, next), SolverKind::gpu);
     EXPECT_TRUE(next.render.soft_shadows);
     // --solver cpu for one run: the file keeps having no say.
     options.solver = "cpu";
-    left = settings_to_remember(panel, options, std::nullopt, SolverKind::cpu, std::nullopt, false);
+    left = settings_to_remember(panel, options, std::nullopt, SolverKind::cpu,
+                                std::nullopt, kGpuMachine);
     EXPECT_FALSE(left.solver);
-    EXPECT_FALSE(apply_remembered_settings(left, options, false, next));
+    EXPECT_FALSE(apply_remembered_settings(left, options, kGpuMachine, next));
+}
+
+TEST(RememberedSettings, TheSolverTimedFasterIsTheMachinesOwn)
+{
+    // On a GPU machine whose timing at start found the CPU solver faster.
+    const MachineDefaults timed{false, SolverKind::cpu};
+    Options options;
+    PanelState panel;
+    WindowSettings left =
+        settings_to_remember(panel, options, std::nullopt, SolverKind::cpu, std::nullopt, timed);
+    EXPECT_FALSE(left.solver) << "timed, not chosen: the next run times again";
+    left = settings_to_remember(panel, options, std::nullopt, SolverKind::gpu, std::nullopt, timed);
+    EXPECT_EQ(left.solver, std::string("gpu")) << "chosen in the panel against the timing";
+    EXPECT_EQ(restore_default_settings(panel, options, timed, SolverKind::gpu), SolverKind::cpu);
+    EXPECT_FALSE(restore_default_settings(panel, options, timed, SolverKind::cpu));
 }
 
 TEST(RememberedSettings, DefaultsPutBackAFirstRunButNotTheMaterial)
@@ -200,12 +226,13 @@ TEST(RememberedSettings, DefaultsPutBackAFirstRunButNotTheMaterial)
     panel.wireframe = panel.follow = panel.arena = true;
     panel.grab_strength_per_kg = 5.0f;
     panel.render.msaa_samples = 8;
-    EXPECT_EQ(restore_default_settings(panel, options, true, SolverKind::gpu), SolverKind::cpu);
+    EXPECT_EQ(restore_default_settings(panel, options, kLlvmpipe, SolverKind::gpu),
+              SolverKind::cpu);
     EXPECT_EQ(panel.params.substeps, SimParams().substeps);
     EXPECT_EQ(panel.params.youngs_modulus_pa, 7.0e6f);
     EXPECT_FALSE(panel.wireframe || panel.follow || panel.arena);
     EXPECT_EQ(panel.grab_strength_per_kg, kDefaultGrabStrengthPerKg);
     EXPECT_EQ(panel.render, cheap_render_settings());
-    EXPECT_FALSE(restore_default_settings(panel, options, false, SolverKind::gpu));
+    EXPECT_FALSE(restore_default_settings(panel, options, kGpuMachine, SolverKind::gpu));
     EXPECT_EQ(panel.render, RenderSettings{});
 }

@@ -7,6 +7,8 @@
 3. With a broken compute shader (in a file the passes include): the log
    names that file and the line, and the program falls back to the CPU
    solver instead of stopping.
+4. --solver auto: both solvers are timed on the first world and the faster
+   runs (llvmpipe starts on the CPU solver without timing unless asked).
 Skips (exit 77) only where xvfb-run is not installed.
 """
 import os
@@ -23,13 +25,13 @@ if shutil.which("xvfb-run") is None:
 failures = []
 
 
-def run_window(name, preset, frames, extra_env=None):
+def run_window(name, preset, frames, extra_env=None, extra_args=()):
     shot = workdir / f"window_{name}.png"
     shot.unlink(missing_ok=True)
     env = dict(os.environ, **(extra_env or {}))
     result = subprocess.run(
         ["xvfb-run", "-a", "-s", "-screen 0 1280x720x24", softbody, "--preset", preset,
-         "--frames", str(frames), "--screenshot", str(shot)],
+         "--frames", str(frames), "--screenshot", str(shot), *extra_args],
         capture_output=True, text=True, timeout=600, env=env)
     print(f"--- {name}:", result.stdout, result.stderr)
     if result.returncode != 0:
@@ -61,6 +63,12 @@ if "tet_step.glsl:" not in log:
     failures.append("broken_shader: the log does not name tet_step.glsl and a line")
 if "CPU solver" not in log:
     failures.append("broken_shader: no fallback to the CPU solver reported")
+
+log = run_window("auto", "cube", 20, extra_args=("--solver", "auto"))
+if "timing both solvers on cube" not in log:
+    failures.append("auto: the log does not say the solvers are being timed")
+if "solver, the faster here (timed at load: CPU" not in log:
+    failures.append("auto: the log does not say which solver was timed faster")
 
 for f in failures:
     print("FAIL:", f)

@@ -90,9 +90,10 @@ std::string usage_text()
            "Real-time tetrahedral XPBD soft bodies.\n"
            "\n"
            "  --headless              run without a window, print a summary, exit\n"
-           "  --solver cpu|gpu        solver (default: gpu in the window, cpu headless and\n"
-           "                          where OpenGL draws on the CPU, e.g. llvmpipe);\n"
-           "                          headless gpu runs in a surfaceless EGL context\n"
+           "  --solver cpu|gpu|auto   solver; auto, the window's default on a GPU: time\n"
+           "                          both on the first world and run the faster (default\n"
+           "                          cpu headless and where OpenGL draws on the CPU,\n"
+           "                          e.g. llvmpipe); headless gpu runs in an EGL context\n"
            "  --preset NAME           body: "
         << preset_names()
         << " (default bunny)\n"
@@ -240,8 +241,8 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
 
         using L = ParamLimits;
         if (flag == "--solver") {
-            if (value != "cpu" && value != "gpu" && value != "both") {
-                return bad("expected cpu, gpu or both (both with --bench only)");
+            if (value != "cpu" && value != "gpu" && value != "auto" && value != "both") {
+                return bad("expected cpu, gpu, auto (the window only) or both (--bench only)");
             }
             options.solver = value;
         } else if (flag == "--preset") {
@@ -389,10 +390,15 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
                     (options.preset_given ? "--preset" : "a mesh file") +
                     " both name what to simulate: give one");
     }
+    if (options.solver == "auto" && (options.headless || options.bench)) {
+        return fail("--solver auto is the window's (it times both solvers on the first world "
+                    "and runs the faster): headless runs and --bench take cpu or gpu");
+    }
     if (!options.bench) {
         if (options.solver == "both") {
             return fail("--solver both needs --bench");
         }
+
         if (!options.json_path.empty()) {
             return fail("--json needs --bench (--stats writes a run's figures)");
         }

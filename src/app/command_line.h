@@ -20,7 +20,8 @@ struct Options {
     bool help = false;
     bool headless = false;
     bool bench = false;                 // --bench: time the solvers, print a table, exit
-    std::optional<std::string> solver;  // default: cpu headless, gpu in the window, both in --bench
+    // Default: cpu headless, auto in the window, both in --bench.
+    std::optional<std::string> solver;
     std::string json_path;              // --json FILE: the benchmark's rows
     std::string bench_meshes = "all";   // --bench-meshes a,b,c
     PresetId preset = PresetId::bunny;
@@ -49,7 +50,9 @@ struct Options {
     std::vector<DragSpec> drags;      // --drag, repeatable
     float grab_stiffness_n_per_m = kDefaultGrabStiffness;  // --grab-stiffness
 
-    std::string solver_or_default() const { return solver.value_or(headless ? "cpu" : "gpu"); }
+    // The window's "auto" becomes "cpu" where OpenGL draws on the CPU
+    // (WindowApp::choose_defaults_for_the_renderer).
+    std::string solver_or_default() const { return solver.value_or(headless ? "cpu" : "auto"); }
     int frames_or_default() const { return frames.value_or(300); }
     int threads_or_default() const;
     // The CPU solver's tet kernel: the one --simd names (checked by the

@@ -155,6 +155,11 @@ void solver_section(PanelState& s, const Scene& scene)
     // Always one line, so that the rows below never move.
     const std::string how = scene.solver().how_it_runs();
     ImGui::TextDisabled("%s", how.empty() ? "compute shaders" : how.c_str());
+    if (!s.solver_timing.empty()) {
+        ImGui::TextDisabled("%s", s.solver_timing.c_str());
+        tip("At start the window ran both solvers on the first world for a moment\n"
+            "and kept the faster (--solver auto); a choice here is remembered.");
+    }
     if (!scene.compute_available()) {
         ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f),
                            "No compute shaders (OpenGL < 4.3): CPU solver,\n"

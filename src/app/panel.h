@@ -86,6 +86,7 @@ struct PanelState {
     std::vector<float> residual_history;
     std::string gl_description;
     std::string solver_note;  // why a choice was not possible, if so
+    std::string solver_timing;  // how fast each solver ran the first world, if timed
 };
 
 void draw_panel(PanelState& state, const Scene& scene);

@@ -35,7 +35,8 @@ std::optional<WindowSettings> read_remembered_settings(const std::string& direct
 
 std::optional<SolverKind> apply_remembered_settings(const WindowSettings& s,
                                                     const Options& options,
-                                                    bool software_renderer, PanelState& panel)
+                                                    const MachineDefaults& machine,
+                                                    PanelState& panel)
 {
     SimParams& p = panel.params;
     if (!options.substeps) p.substeps = s.params.substeps;
@@ -52,7 +53,7 @@ std::optional<SolverKind> apply_remembered_settings(const WindowSettings& s,
     panel.grab_radius_fraction = s.grab_radius_fraction;
     if (s.render) {
         panel.render = *s.render;
-        if (software_renderer) {
+        if (machine.software_renderer) {
             panel.render_note = "As in the last run; Defaults restores the cheaper picture "
                                 "this software renderer starts with.";
         }
@@ -73,7 +74,7 @@ std::optional<SolverKind> apply_remembered_settings(const WindowSettings& s,
 WindowSettings settings_to_remember(const PanelState& panel, const Options& options,
                                     const std::optional<WindowSettings>& before,
                                     SolverKind solver, std::optional<glm::ivec2> window_size,
-                                    bool software_renderer)
+                                    const MachineDefaults& machine)
 {
     WindowSettings s;
     if (window_size && window_size->x >= 16 && window_size->y >= 16) {
@@ -82,10 +83,12 @@ WindowSettings settings_to_remember(const PanelState& panel, const Options& opti
     const auto name = [](SolverKind kind) { return kind == SolverKind::gpu ? "gpu" : "cpu"; };
     if (options.solver && *options.solver == name(solver)) {
         s.solver = before ? before->solver : std::nullopt;  // the command line's, this run's
-    } else if (solver != own_solver(software_renderer)) {
+    } else if (solver != machine.solver) {
         s.solver = name(solver);
     }
-    if (!(panel.render == (software_renderer ? cheap_render_settings() : RenderSettings{}))) {
+    const RenderSettings own_render =
+        machine.software_renderer ? cheap_render_settings() : RenderSettings{};
+    if (!(panel.render == own_render)) {
         s.render = panel.render;
     }
     s.params = panel.params;
@@ -123,7 +126,8 @@ WindowSettings settings_to_remember(const PanelState& panel, const Options& opti
 }
 
 std::optional<SolverKind> restore_default_settings(PanelState& panel, const Options& options,
-                                                   bool software_renderer, SolverKind current)
+                                                   const MachineDefaults& machine,
+                                                   SolverKind current)
 {
     const SimParams first = params_from_options(options);
     SimParams& p = panel.params;
@@ -139,11 +143,10 @@ std::optional<SolverKind> restore_default_settings(PanelState& panel, const Opti
     p.body_contact = first.body_contact;
     panel.grab_strength_per_kg = kDefaultGrabStrengthPerKg;
     panel.grab_radius_fraction = kDefaultGrabRadiusFraction;
-    panel.render = software_renderer ? cheap_render_settings() : RenderSettings{};
+    panel.render = machine.software_renderer ? cheap_render_settings() : RenderSettings{};
     panel.wireframe = false;
     panel.follow = false;
     panel.arena = false;
     panel.view = BodyView{};
-    const SolverKind own = own_solver(software_renderer);
-    return current == own ? std::nullopt : std::optional<SolverKind>(own);
+    return current == machine.solver ? std::nullopt : std::optional<SolverKind>(machine.solver);
 }

@@ -20,18 +20,22 @@
 // JSON, or keys that are not what they should be, are logged and left out.
 std::optional<WindowSettings> read_remembered_settings(const std::string& directory);
 
-// The solver this machine picks by itself.
-inline SolverKind own_solver(bool software_renderer)
-{
-    return software_renderer ? SolverKind::cpu : SolverKind::gpu;
-}
+// What this machine starts with by itself: the cheaper picture where
+// OpenGL draws on the CPU (llvmpipe), and the solver: the CPU's there,
+// elsewhere the one timed faster on the first world (solver_trial.h), else
+// the GPU's. Choices that equal these are not remembered.
+struct MachineDefaults {
+    bool software_renderer = false;
+    SolverKind solver = SolverKind::gpu;
+};
 
 // The remembered settings into the panel where the command line did not say
 // otherwise. Returns the solver to start on when the settings name one and
 // the command line does not.
 std::optional<SolverKind> apply_remembered_settings(const WindowSettings& remembered,
                                                     const Options& options,
-                                                    bool software_renderer, PanelState& panel);
+                                                    const MachineDefaults& machine,
+                                                    PanelState& panel);
 
 // What to leave for the next run: the panel as it is now, less the
 // command line's values the panel left alone (`before`'s are kept) and the
@@ -39,9 +43,10 @@ std::optional<SolverKind> apply_remembered_settings(const WindowSettings& rememb
 WindowSettings settings_to_remember(const PanelState& panel, const Options& options,
                                     const std::optional<WindowSettings>& before,
                                     SolverKind solver, std::optional<glm::ivec2> window_size,
-                                    bool software_renderer);
+                                    const MachineDefaults& machine);
 
 // The panel's Defaults: what a first run starts with, the material aside.
 // Returns the solver to switch to, if another.
 std::optional<SolverKind> restore_default_settings(PanelState& panel, const Options& options,
-                                                   bool software_renderer, SolverKind current);
+                                                   const MachineDefaults& machine,
+                                                   SolverKind current);

@@ -158,6 +158,27 @@ Result<bool> Scene::set_solver(SolverKind kind)
     return true;
 }
 
+Result<SolverTrial> Scene::time_solvers(const SimParams& params, double seconds_each)
+{
+    using R = Result<SolverTrial>;
+    if (!loaded()) {
+        return R::failure("no world to time the solvers on");
+    }
+    finish_steps();
+    SolverTrial trial;
+    for (const SolverKind kind : {SolverKind::gpu, SolverKind::cpu}) {
+        Result<std::unique_ptr<Solver>> made = make_solver(kind);
+        if (!made) {
+            return R::failure(made.error());
+        }
+        Solver& solver = *made.value();
+        solver.load(world_);
+        (kind == SolverKind::cpu ? trial.cpu : trial.gpu) =
+            time_solver_frames(solver, params, seconds_each);
+    }
+    return trial;
+}
+
 Result<bool> Scene::reload_shaders()
 {
     finish_steps();

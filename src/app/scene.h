@@ -5,6 +5,7 @@
 #pragma once
 
 #include "app/background_steps.h"
+#include "app/solver_trial.h"
 #include "core/worker_team.h"
 #include "core/presets.h"
 #include "core/simd/tet_block_kernel.h"
@@ -65,6 +66,10 @@ public:
     // Switching hands the current state over (one read-back, on request).
     // Asking for the GPU without compute shaders fails with the reason.
     Result<bool> set_solver(SolverKind kind);
+    // Times a fresh solver of each kind on the world from its start, about
+    // `seconds_each` each (time_solver_frames), leaving the running one
+    // alone. Fails, saying why, where the GPU solver cannot be made.
+    Result<SolverTrial> time_solvers(const SimParams& params, double seconds_each);
     // Recompiles the GPU passes; on failure the previous ones keep running.
     Result<bool> reload_shaders();
 

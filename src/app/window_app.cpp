@@ -38,6 +38,10 @@ namespace {
 // How long a picture waits for frames running beside the window.
 constexpr double kRedrawWhileSteppingS = 0.05;
 
+// How long the window times each solver on its first world: a few frames
+// of a preset, at least three of anything.
+constexpr double kSolverTrialSeconds = 0.3;
+
 // Mouse drags that started outside the panel move the camera.
 class CameraMouse {
 public:
@@ -153,8 +157,11 @@ private:
     // says so. Binds the framebuffer the scene is drawn into.
     void prepare_scene_target(glm::ivec2 framebuffer);
     // A software renderer (llvmpipe) starts on the CPU solver, unless the
-    // command line chose, and with a picture it can draw quickly.
+    // command line chose, and with a picture it can draw quickly; a GPU
+    // times both solvers on the first world unless told which to run.
     void choose_defaults_for_the_renderer();
+    // Runs the solver that the timing of both on this world finds faster.
+    void choose_solver_by_timing();
     // The last run's settings where the command line did not say otherwise,
     // and the panel's layout file; then, on leaving, this run's.
     void start_from_remembered_settings();
@@ -192,7 +199,7 @@ private:
     const std::string settings_directory_;  // empty: nothing is remembered
     const std::optional<WindowSettings> remembered_;
     std::string imgui_ini_path_;  // ImGui keeps a pointer to it
-    bool software_renderer_ = false;
+    MachineDefaults machine_;  // the picture and solver this machine starts with
     const ShaderLibrary shaders_;
     Scene scene_;
     PanelState panel_;
@@ -208,6 +215,9 @@ private:
     bool left_was_down_ = false;
     DragScript drags_;
     bool start_on_cpu_ = false;
+    // Time both solvers on the first world and run the faster (--solver
+    // auto, the default where OpenGL draws on a GPU).
+    bool time_solvers_on_first_world_ = false;
     GpuTimer gpu_timer_;
     bool timer_works_ = false;
     FrameClock clock_;
@@ -355,8 +365,9 @@ void WindowApp::start_from_remembered_settings()
     }
     if (remembered_) {
         if (const std::optional<SolverKind> solver =
-                apply_remembered_settings(*remembered_, options_, software_renderer_, panel_)) {
+                apply_remembered_settings(*remembered_, options_, machine_, panel_)) {
             start_on_cpu_ = *solver == SolverKind::cpu;
+            time_solvers_on_first_world_ = false;  // the last run's choice stands
         }
     }
 }
@@ -385,7 +396,7 @@ void WindowApp::remember_settings()
     }
 #endif
     const WindowSettings s = settings_to_remember(panel_, options_, remembered_,
-                                                  scene_.solver_kind(), size, software_renderer_);
+                                                  scene_.solver_kind(), size, machine_);
     const std::string path = settings_directory_ + "/settings.json";
     if (Result<bool> written = write_whole_file(path, settings_to_json(s)); !written) {
         spdlog::warn("settings not remembered: {}", written.error());
@@ -395,7 +406,7 @@ void WindowApp::remember_settings()
 void WindowApp::restore_defaults()
 {
     if (const std::optional<SolverKind> solver = restore_default_settings(
-            panel_, options_, software_renderer_, scene_.solver_kind())) {
+            panel_, options_, machine_, scene_.solver_kind())) {
         panel_.solver_requested = solver;
     }
     spdlog::info("settings back to the defaults");
@@ -430,10 +441,16 @@ void WindowApp::choose_defaults_for_the_renderer()
 {
     const std::string renderer = gl_renderer_name();
     start_on_cpu_ = options_.solver_or_default() == "cpu";
+    // Without compute shaders (OpenGL before 4.3) only the CPU solver runs.
+    time_solvers_on_first_world_ =
+        options_.solver_or_default() == "auto" && scene_.compute_available();
     if (!is_software_renderer(renderer)) {
         return;
     }
-    software_renderer_ = true;
+    machine_ = MachineDefaults{true, SolverKind::cpu};
+    // Timed only when asked for: llvmpipe computes on the cores the CPU
+    // solver and the drawing use.
+    time_solvers_on_first_world_ = options_.solver == "auto" && scene_.compute_available();
     panel_.render = cheap_render_settings();
     if (!options_.solver) {
         start_on_cpu_ = true;
@@ -835,6 +852,29 @@ void WindowApp::after_load(const Result<std::string>& loaded, float youngs_pa)
                      ? ""
                      : fmt::format(", {} bodies, {} obstacles", world.body_count(),
                                    world.obstacles.size()));
+    if (std::exchange(time_solvers_on_first_world_, false)) {
+        choose_solver_by_timing();
+    }
+}
+
+void WindowApp::choose_solver_by_timing()
+{
+    spdlog::info("timing both solvers on {} ...", scene_.body_name());
+    const Result<SolverTrial> trial = scene_.time_solvers(panel_.params, kSolverTrialSeconds);
+    if (!trial) {
+        spdlog::warn("the solvers were not timed: {}", trial.error());
+        return;
+    }
+    const SolverTrial& timed = trial.value();
+    machine_.solver = timed.cpu_faster() ? SolverKind::cpu : SolverKind::gpu;
+    panel_.solver_timing = timed.describe();
+    spdlog::info("running the {} solver, the faster here ({}; {} and {} frames)",
+                 timed.cpu_faster() ? "CPU" : "GPU", timed.describe(), timed.cpu.frames,
+                 timed.gpu.frames);
+    if (const Result<bool> switched = scene_.set_solver(machine_.solver); !switched) {
+        spdlog::warn("{}", switched.error());
+        panel_.solver_note = switched.error();
+    }
 }
 
 void WindowApp::load_preset(PresetId id)

@@ -125,7 +125,8 @@ void CpuSolver::lay_out_blocks()
     // Each share's dummy vertex, after the mesh's.
     // (Reserved first: a vector grown by resize doubles its capacity.)
     const size_t with_dummies = vertex_count_with_dummies();
-    for (std::vector<glm::vec3>* array : {&predicted_positions_, &start_positions_, &corrections_}) {
+    for (std::vector<glm::vec3>* array :
+         {&predicted_positions_, &start_positions_, &corrections_}) {
         array->reserve(with_dummies);
         array->resize(with_dummies, glm::vec3(0.0f));
     }

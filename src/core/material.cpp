@@ -37,5 +37,6 @@ TetCompliances tet_compliances(const LameParameters& lame, float rest_volume_m3,
         // across, mu eps^2 + lambda eps^2 / 2), also where lambda = 0.
         return {shape, sliver_volume_compliance(lame, rest_volume_m3)};
     }
-    return {shape, volume_constraint_enabled(lame) ? volume_compliance(lame, rest_volume_m3) : -1.0f};
+    const bool volume_on = volume_constraint_enabled(lame);
+    return {shape, volume_on ? volume_compliance(lame, rest_volume_m3) : -1.0f};
 }

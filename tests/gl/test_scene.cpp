@@ -61,6 +61,37 @@ TEST_F(SceneTest, LoadsTheBunnyFromItsObjAndSwitchesSolvers)
     EXPECT_EQ(compute_stats(scene.mesh(), positions, {}).nan_count, 0u);
 }
 
+TEST_F(SceneTest, TimesBothSolversOnTheWorldAndLeavesTheRunningOneAlone)
+{
+    Scene scene(ShaderLibrary(), true);
+    ASSERT_TRUE(scene.load_preset(PresetId::cube).ok());
+    const Result<SolverTrial> trial = scene.time_solvers(SimParams(), 0.05);
+    ASSERT_TRUE(trial.ok()) << trial.error();
+    const SolverTrial& t = trial.value();
+    std::printf("cube: %s (%d and %d frames)\n", t.describe().c_str(), t.cpu.frames,
+                t.gpu.frames);
+    for (const SolverFrames& each : {t.cpu, t.gpu}) {
+        EXPECT_GE(each.frames, kMinTrialFrames);
+        EXPECT_LE(each.frames, kMaxTrialFrames);
+        EXPECT_GT(each.median_ms, 0.0);
+        EXPECT_LT(each.median_ms, 60000.0);
+    }
+    EXPECT_EQ(t.cpu_faster(), t.cpu.median_ms < t.gpu.median_ms);
+    EXPECT_NE(t.describe().find("timed at load: CPU"), std::string::npos);
+    // The trial ran solvers of its own: the scene's is still at the start.
+    std::vector<glm::vec3> positions;
+    scene.solver().read_positions(positions);
+    EXPECT_EQ(positions, scene.mesh().rest_positions);
+
+    Scene empty(ShaderLibrary(), true);
+    EXPECT_FALSE(empty.time_solvers(SimParams(), 0.05).ok());
+    Scene without_compute(ShaderLibrary(), false);
+    ASSERT_TRUE(without_compute.load_preset(PresetId::cube).ok());
+    const Result<SolverTrial> cpu_only = without_compute.time_solvers(SimParams(), 0.05);
+    ASSERT_FALSE(cpu_only.ok());
+    EXPECT_NE(cpu_only.error().find("compute shaders"), std::string::npos) << cpu_only.error();
+}
+
 TEST_F(SceneTest, StartsEmptyAndTakesABodyLoadedOnAnotherThread)
 {
     // The window's start-up file: no body until the background load ends.
