@@ -52,6 +52,84 @@ layout(std430, binding = 24) buffer ContactAnchors {
 // Per mesh tet, its body's way out (ContactLayout::tet_exit_triangle).
 layout(std430, binding = 25) readonly buffer TetExits { uint tet_exit_triangles[]; };
 
+// A float's bits as an unsigned integer of the same order (negative floats
+// below positive ones), so that atomicMax finds the largest float.
+uint ordered_bits(float f)
+{
+    uint u = floatBitsToUint(f);
+    return (u & 0x80000000u) != 0u ? ~u : (u | 0x80000000u);
+}
+
+float from_ordered_bits(uint u)
+{
+    return uintBitsToFloat((u & 0x80000000u) != 0u ? (u & 0x7fffffffu) : ~u);
+}
+
+uint world_bodies()
+{
+    return u_contact_tets.w;
+}
+
+// Where the tets are hashed, ContactHash ends with each body's box at the
+// search (contact_body_boxes.comp): six ordered_bits per body, the low
+// corner's x y z negated, then the high corner's, each the largest over the
+// body's vertices; cleared to 0, below every float. (In the hash's buffer:
+// a block of its own would pass llvmpipe's 16 per shader.)
+uint body_box_slot(uint body, uint k)
+{
+    return u_contact_counts.w + 6u * body + k;
+}
+
+// After the boxes, each body's neighbours at the search, the bodies whose
+// boxes meet its box (contact_body_neighbours.comp): a count, then up to
+// MAX_BODY_NEIGHBOURS bodies; ALL_BODIES_NEAR for more (every body is then
+// tried).
+const uint MAX_BODY_NEIGHBOURS = 63u;  // kMaxBodyNeighbours
+const uint ALL_BODIES_NEAR = 0xffffffffu;
+
+uint body_neighbours_slot(uint body)
+{
+    return u_contact_counts.w + 6u * world_bodies() + (MAX_BODY_NEIGHBOURS + 1u) * body;
+}
+
+vec3 body_box_lo(uint b)
+{
+    return -vec3(from_ordered_bits(contact_hash[body_box_slot(b, 0u)]),
+                 from_ordered_bits(contact_hash[body_box_slot(b, 1u)]),
+                 from_ordered_bits(contact_hash[body_box_slot(b, 2u)]));
+}
+
+vec3 body_box_hi(uint b)
+{
+    return vec3(from_ordered_bits(contact_hash[body_box_slot(b, 3u)]),
+                from_ordered_bits(contact_hash[body_box_slot(b, 4u)]),
+                from_ordered_bits(contact_hash[body_box_slot(b, 5u)]));
+}
+
+// Whether two boxes share a point, boundary included (Bounds::overlaps).
+bool boxes_meet(vec3 lo, vec3 hi, vec3 other_lo, vec3 other_hi)
+{
+    return all(greaterThanEqual(hi, other_lo)) && all(lessThanEqual(lo, other_hi));
+}
+
+// Whether the box meets the box of a body other than `body`. Only such a
+// tet can hold another body's vertex, every vertex lying in its body's box;
+// only the body's neighbours can have such a box.
+bool meets_other_body(uint body, vec3 lo, vec3 hi)
+{
+    uint first = body_neighbours_slot(body);
+    uint count = contact_hash[first];
+    bool all_near = count == ALL_BODIES_NEAR;
+    uint tries = all_near ? world_bodies() : count;
+    for (uint i = 0u; i < tries; ++i) {
+        uint b = all_near ? i : contact_hash[first + 1u + i];
+        if (b != body && boxes_meet(lo, hi, body_box_lo(b), body_box_hi(b))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // Whether the near lists still hold every vertex's picks
 // (cm_near_lists_fresh); the search passes do nothing then.
 bool near_lists_fresh()
@@ -138,6 +216,11 @@ uint item_cells(uint i, out ivec3 lo, out ivec3 hi)
     vec3 box_hi;
     cm_tet_box(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
                positions[tet.w].xyz, box_lo, box_hi);
+    if (!meets_other_body(floatBitsToUint(contact_vertices[tet.x].w), box_lo, box_hi)) {
+        lo = ivec3(0);  // in no cell: away from the other bodies, as the CPU leaves it
+        hi = ivec3(-1);
+        return TET_TABLE;
+    }
     cm_box_cells(box_lo, box_hi, u_contact_tet_cell.x, lo, hi);
     return TET_TABLE;
 }

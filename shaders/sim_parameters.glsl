@@ -27,9 +27,11 @@ SIM_PARAMETERS_BEGIN
     // Body contact (core/body_contacts.h): x 1 / hash cell size (1/m),
     // y thickness, z search radius, w the near lists' radius (m).
     vec4 u_contact_hash;
-    uvec4 u_contact_counts;  // x hash table size, y surface vertices, z 1 if body contact is on
+    // x hash table size, y surface vertices, z 1 if body contact is on, w
+    // where the bodies' boxes start in ContactHash (contact_common.glsl).
+    uvec4 u_contact_counts;
     // The tets' hash (deep penetration): x buckets, 0 when the tets are not
-    // hashed; y where its table starts in ContactHash; z tets hashed.
+    // hashed; y where its table starts in ContactHash; z tets hashed; w bodies.
     uvec4 u_contact_tets;
     vec4 u_contact_tet_cell;  // x 1 / the tets' hash cell size (1/m)
     // Obstacle i is u_obstacles[2i] = (a, radius), [2i + 1] = (b, shape),

@@ -400,7 +400,7 @@ void BodyContacts::find_tet_boxes(const std::vector<glm::vec3>& positions, Worke
     // vertex (every vertex lies in its body's box): in a heap most tets lie
     // away from the other bodies and are not listed, which leaves the deep
     // pairs exactly as they were and the search cheaper (docs/algorithm.md,
-    // 5). The compute shaders list every tet.
+    // 5). The compute shaders leave out the same tets (meets_other_body).
     share_out(team, tets.size(), [&](size_t t) {
         const glm::uvec4& tet = tets[t];
         Bounds& box = tet_boxes_[t];

@@ -18,6 +18,10 @@
 
 namespace {
 
+// Neighbours a body's list holds on the GPU (MAX_BODY_NEIGHBOURS in
+// contact_common.glsl); a body with more tries every body.
+constexpr size_t kMaxBodyNeighbours = 63;
+
 // The smallest local_size_x of the passes that cover one item per invocation
 // (max_items_per_dispatch); the shaders declare their own sizes.
 constexpr GLuint kSmallestGroupSize = 64;
@@ -82,6 +86,8 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
                              {&p.project_static, "project_static.comp"},
                              {&p.reduce_residual, "reduce_residual.comp"},
                              {&p.contact_rigid_motion, "contact_rigid_motion.comp"},
+                             {&p.contact_body_boxes, "contact_body_boxes.comp"},
+                             {&p.contact_body_neighbours, "contact_body_neighbours.comp"},
                              {&p.contact_moved, "contact_moved.comp"},
                              {&p.contact_hash_clear, "contact_hash_clear.comp"},
                              {&p.contact_hash_count, "contact_hash_count.comp"},
@@ -314,7 +320,12 @@ void GpuSolver::upload_contact_layout()
                                        kMaxCellsPerTet * size_t{hashed_tets_}
                                  : 0;
     tet_table_base_ = static_cast<uint32_t>(triangle_table);
-    upload(contact_hash_, std::vector<uint32_t>(triangle_table + tet_table, 0u));
+    // Then, where the tets are hashed, each body's box and neighbours at the
+    // search (contact_common.glsl).
+    body_boxes_base_ = static_cast<uint32_t>(triangle_table + tet_table);
+    const size_t body_boxes =
+        contact_layout_.tets_hashed() ? (6 + 1 + kMaxBodyNeighbours) * world_->body_count() : 0;
+    upload(contact_hash_, std::vector<uint32_t>(triangle_table + tet_table + body_boxes, 0u));
     // A buffer is bound even where no tet is hashed.
     upload(contact_tet_exits_, contact_layout_.tets_hashed() ? contact_layout_.tet_exit_triangle
                                                              : std::vector<uint32_t>(1, kNoContact),
@@ -578,9 +589,10 @@ void GpuSolver::upload_parameters(const SimParams& params)
     }
     block.u_contact_counts = glm::uvec4(contact_layout_.table_size,
                                       contact_layout_.surface_vertices.size(),
-                                      body_contact_on(params) ? 1u : 0u, 0u);
+                                      body_contact_on(params) ? 1u : 0u, body_boxes_base_);
     block.u_contact_tets =
-        glm::uvec4(contact_layout_.tet_table_size, tet_table_base_, hashed_tets_, 0u);
+        glm::uvec4(contact_layout_.tet_table_size, tet_table_base_, hashed_tets_,
+                   static_cast<uint32_t>(world_->body_count()));
     block.u_contact_tet_cell = glm::vec4(1.0f / contact_layout_.tet_cell_size_m, 0.0f, 0.0f, 0.0f);
     for (size_t o = 0; o < world_->obstacles.size(); ++o) {
         const Obstacle& obstacle = world_->obstacles[o];
@@ -644,6 +656,20 @@ void GpuSolver::find_contacts()
     }
     dispatch(programs_.contact_moved, surface);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    if (hashed_tets_ > 0) {
+        // The bodies' boxes, which keep the tets away from the other bodies
+        // out of the hash (contact_body_boxes.comp).
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, contact_hash_.get());
+        glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI,
+                             GLintptr{body_boxes_base_} * GLintptr{sizeof zero},
+                             GLsizeiptr(6 * world_->body_count() * sizeof zero), GL_RED_INTEGER,
+                             GL_UNSIGNED_INT, &zero);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        dispatch(programs_.contact_body_boxes, mesh_->vertex_count());
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        dispatch(programs_.contact_body_neighbours, world_->body_count());
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
     dispatch(programs_.contact_hash_clear, buckets + 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatch(programs_.contact_hash_count, items);

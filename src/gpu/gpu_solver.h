@@ -176,6 +176,8 @@ private:
         ComputePass project_static;
         ComputePass reduce_residual;
         ComputePass contact_rigid_motion;
+        ComputePass contact_body_boxes;
+        ComputePass contact_body_neighbours;
         ComputePass contact_moved;
         ComputePass contact_hash_clear;
         ComputePass contact_hash_count;
@@ -291,6 +293,7 @@ private:
     GlBuffer warm_fraction_;    // one float (warm_fraction.comp)
     GlBuffer body_vertex_ranges_;  // per body its first vertex and count (damp_wobble.comp)
     float multipliers_h_ = 0.0f;  // the substep length the multipliers were found at
+    uint32_t body_boxes_base_ = 0;  // where the bodies' boxes start in contact_hash_
     // Where the tets' table starts in contact_hash_, and how many tets it
     // lists (0 when the layout does not hash them).
     uint32_t tet_table_base_ = 0;
