@@ -9,6 +9,7 @@
 #include "core/tet_math.h"
 #include "core/warm_start.h"
 
+#include <algorithm>
 #include <bit>
 #include <cassert>
 #include <chrono>
@@ -1077,6 +1078,22 @@ GpuSolver::NearListMoves GpuSolver::read_near_list_moves() const
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, contact_anchors_.get());
     glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof words, words);
     return {words[0], words[1], words[2], words[3]};
+}
+
+size_t GpuSolver::read_deep_vertex_count() const
+{
+    // The exit triangles after the candidates and near lists (deep_slot in
+    // contact_common.glsl).
+    const size_t surface = contact_layout_.surface_vertices.size();
+    std::vector<uint32_t> exits(surface);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, contact_candidates_.get());
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER,
+                       static_cast<GLintptr>(surface * (kContactsPerVertex + kNearTrianglesPerVertex) *
+                                             sizeof(uint32_t)),
+                       static_cast<GLsizeiptr>(surface * sizeof(uint32_t)), exits.data());
+    return static_cast<size_t>(
+        std::count_if(exits.begin(), exits.end(), [](uint32_t e) { return e != kNoContact; }));
 }
 
 glm::vec3 GpuSolver::read_position(uint32_t vertex) const

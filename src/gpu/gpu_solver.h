@@ -106,6 +106,9 @@ public:
         float allowed = 0.0f;
     };
     NearListMoves read_near_list_moves() const;
+    // How many surface vertices the last search found inside another
+    // body's tets (a read-back, for tests; BodyContacts::deep_vertex_count).
+    size_t read_deep_vertex_count() const;
 
 private:
     // Binding points; shaders/sim_common.glsl declares the same numbers.

@@ -95,6 +95,38 @@ TEST_F(GpuContactTest, CubeWhollyInsideABlockIsPushedOutAsOnTheCpu)
     EXPECT_LE(gpu_depth, 1e-3);
 }
 
+TEST_F(GpuContactTest, DeepVerticesAreThoseTheCpuFinds)
+{
+    // Three cubes overlapping each other and one far from them (BodyContact.
+    // DeepVerticesAreExactlyThoseInsideAnotherBodysTets): the GPU, which
+    // hashes only the tets near another body too, finds in its one search
+    // of a one-substep frame at rest as many surface vertices inside
+    // another body's tets as the CPU.
+    WorldDesc desc = weightless_world("overlapping cubes");
+    desc.bodies.push_back(lattice_cube(0.3f, 3, {0.0f, 1.0f, 0.0f}));
+    desc.bodies.push_back(lattice_cube(0.3f, 3, {0.2f, 1.05f, 0.03f}));
+    desc.bodies.push_back(lattice_cube(0.3f, 3, {0.1f, 1.2f, 0.15f}));
+    desc.bodies.push_back(lattice_cube(0.3f, 3, {3.0f, 1.0f, 0.0f}));
+    const std::shared_ptr<const World> world = assembled(desc);
+    ASSERT_TRUE(world);
+    BodyContacts contacts;
+    contacts.load(*world);
+    WorkerTeam one(1);
+    contacts.find(world->mesh->rest_positions, one);
+    std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+    ASSERT_TRUE(gpu);
+    gpu->load(world);
+    SimParams params = world_params(*world);
+    params.substeps = 1;
+    params.iterations = 1;
+    gpu->step_frame(params);
+    const size_t gpu_deep = gpu->read_deep_vertex_count();
+    std::printf("surface vertices inside another body's tets: GPU %zu, CPU %zu\n", gpu_deep,
+                contacts.deep_vertex_count());
+    EXPECT_GT(contacts.deep_vertex_count(), 20u);
+    EXPECT_EQ(gpu_deep, contacts.deep_vertex_count());
+}
+
 TEST_F(GpuContactTest, TwoRunsOfAContactSceneAreBitIdentical)
 {
     // The contacts' sums are gathered in fixed point (contact_math.glsl), so
