@@ -217,6 +217,26 @@ TEST(RememberedSettings, TheSolverTimedFasterIsTheMachinesOwn)
     EXPECT_FALSE(restore_default_settings(panel, options, timed, SolverKind::cpu));
 }
 
+TEST(RememberedSettings, AnUntimedSolverStaysAsChosen)
+{
+    // A GPU machine that started on the solver remembered from the last run
+    // (so timed nothing): that solver is remembered again, whichever.
+    const MachineDefaults untimed{false, std::nullopt};
+    Options options;
+    PanelState panel;
+    for (const SolverKind kind : {SolverKind::gpu, SolverKind::cpu}) {
+        const WindowSettings left =
+            settings_to_remember(panel, options, std::nullopt, kind, std::nullopt, untimed);
+        EXPECT_EQ(left.solver, std::string(kind == SolverKind::gpu ? "gpu" : "cpu"));
+    }
+    // Its Defaults switch to nothing (the window times them), unless the
+    // command line named one.
+    EXPECT_FALSE(restore_default_settings(panel, options, untimed, SolverKind::cpu));
+    options.solver = "gpu";
+    EXPECT_EQ(restore_default_settings(panel, options, untimed, SolverKind::cpu), SolverKind::gpu);
+    EXPECT_FALSE(restore_default_settings(panel, options, untimed, SolverKind::gpu));
+}
+
 TEST(RememberedSettings, DefaultsPutBackAFirstRunButNotTheMaterial)
 {
     Options options;

@@ -83,7 +83,7 @@ WindowSettings settings_to_remember(const PanelState& panel, const Options& opti
     const auto name = [](SolverKind kind) { return kind == SolverKind::gpu ? "gpu" : "cpu"; };
     if (options.solver && *options.solver == name(solver)) {
         s.solver = before ? before->solver : std::nullopt;  // the command line's, this run's
-    } else if (solver != machine.solver) {
+    } else if (!machine.solver || solver != *machine.solver) {
         s.solver = name(solver);
     }
     const RenderSettings own_render =
@@ -148,5 +148,12 @@ std::optional<SolverKind> restore_default_settings(PanelState& panel, const Opti
     panel.follow = false;
     panel.arena = false;
     panel.view = BodyView{};
-    return current == machine.solver ? std::nullopt : std::optional<SolverKind>(machine.solver);
+    std::optional<SolverKind> own = machine.solver;
+    if (!own && (options.solver == "cpu" || options.solver == "gpu")) {
+        own = *options.solver == "cpu" ? SolverKind::cpu : SolverKind::gpu;  // as this run began
+    }
+    if (!own || current == *own) {
+        return std::nullopt;
+    }
+    return own;
 }

@@ -21,12 +21,14 @@
 std::optional<WindowSettings> read_remembered_settings(const std::string& directory);
 
 // What this machine starts with by itself: the cheaper picture where
-// OpenGL draws on the CPU (llvmpipe), and the solver: the CPU's there,
-// elsewhere the one timed faster on the first world (solver_trial.h), else
-// the GPU's. Choices that equal these are not remembered.
+// OpenGL draws on the CPU (llvmpipe), and the solver: the CPU's there and
+// without compute shaders, elsewhere the one timed faster on the first
+// world (solver_trial.h); unknown where this run did not time them (a
+// solver remembered or named on the command line). Choices that equal these
+// are not remembered; with the solver unknown, the one running is.
 struct MachineDefaults {
     bool software_renderer = false;
-    SolverKind solver = SolverKind::gpu;
+    std::optional<SolverKind> solver;
 };
 
 // The remembered settings into the panel where the command line did not say
@@ -46,7 +48,8 @@ WindowSettings settings_to_remember(const PanelState& panel, const Options& opti
                                     const MachineDefaults& machine);
 
 // The panel's Defaults: what a first run starts with, the material aside.
-// Returns the solver to switch to, if another.
+// Returns the solver to switch to, if another: the machine's own, else the
+// command line's; none where neither is known (the caller times them).
 std::optional<SolverKind> restore_default_settings(PanelState& panel, const Options& options,
                                                    const MachineDefaults& machine,
                                                    SolverKind current);

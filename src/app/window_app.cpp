@@ -408,6 +408,8 @@ void WindowApp::restore_defaults()
     if (const std::optional<SolverKind> solver = restore_default_settings(
             panel_, options_, machine_, scene_.solver_kind())) {
         panel_.solver_requested = solver;
+    } else if (!machine_.solver && options_.solver_or_default() == "auto" && scene_.loaded()) {
+        choose_solver_by_timing();  // as a first run would
     }
     spdlog::info("settings back to the defaults");
 }
@@ -444,6 +446,9 @@ void WindowApp::choose_defaults_for_the_renderer()
     // Without compute shaders (OpenGL before 4.3) only the CPU solver runs.
     time_solvers_on_first_world_ =
         options_.solver_or_default() == "auto" && scene_.compute_available();
+    if (!scene_.compute_available()) {
+        machine_.solver = SolverKind::cpu;
+    }
     if (!is_software_renderer(renderer)) {
         return;
     }
@@ -866,12 +871,13 @@ void WindowApp::choose_solver_by_timing()
         return;
     }
     const SolverTrial& timed = trial.value();
-    machine_.solver = timed.cpu_faster() ? SolverKind::cpu : SolverKind::gpu;
+    const SolverKind faster = timed.cpu_faster() ? SolverKind::cpu : SolverKind::gpu;
+    machine_.solver = faster;
     panel_.solver_timing = timed.describe();
     spdlog::info("running the {} solver, the faster here ({}; {} and {} frames)",
                  timed.cpu_faster() ? "CPU" : "GPU", timed.describe(), timed.cpu.frames,
                  timed.gpu.frames);
-    if (const Result<bool> switched = scene_.set_solver(machine_.solver); !switched) {
+    if (const Result<bool> switched = scene_.set_solver(faster); !switched) {
         spdlog::warn("{}", switched.error());
         panel_.solver_note = switched.error();
     }
