@@ -312,12 +312,7 @@ TEST(BodyContact, DeepVerticesAreExactlyThoseInsideAnotherBodysTets)
     // lists only the tets near another body, and must still find every
     // surface vertex that lies in another body's tet, as a look at every
     // tet does.
-    WorldDesc desc = weightless_world("overlapping cubes");
-    desc.bodies.push_back(lattice_cube(0.3f, 3, {0.0f, 1.0f, 0.0f}));
-    desc.bodies.push_back(lattice_cube(0.3f, 3, {0.2f, 1.05f, 0.03f}));
-    desc.bodies.push_back(lattice_cube(0.3f, 3, {0.1f, 1.2f, 0.15f}));
-    desc.bodies.push_back(lattice_cube(0.3f, 3, {3.0f, 1.0f, 0.0f}));
-    const std::shared_ptr<const World> world = assembled(desc);
+    const std::shared_ptr<const World> world = assembled(overlapping_cubes());
     ASSERT_TRUE(world);
     const TetMesh& mesh = *world->mesh;
     const std::vector<glm::vec3>& x = mesh.rest_positions;

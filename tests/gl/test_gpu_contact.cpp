@@ -102,12 +102,7 @@ TEST_F(GpuContactTest, DeepVerticesAreThoseTheCpuFinds)
     // hashes only the tets near another body too, finds in its one search
     // of a one-substep frame at rest as many surface vertices inside
     // another body's tets as the CPU.
-    WorldDesc desc = weightless_world("overlapping cubes");
-    desc.bodies.push_back(lattice_cube(0.3f, 3, {0.0f, 1.0f, 0.0f}));
-    desc.bodies.push_back(lattice_cube(0.3f, 3, {0.2f, 1.05f, 0.03f}));
-    desc.bodies.push_back(lattice_cube(0.3f, 3, {0.1f, 1.2f, 0.15f}));
-    desc.bodies.push_back(lattice_cube(0.3f, 3, {3.0f, 1.0f, 0.0f}));
-    const std::shared_ptr<const World> world = assembled(desc);
+    const std::shared_ptr<const World> world = assembled(overlapping_cubes());
     ASSERT_TRUE(world);
     BodyContacts contacts;
     contacts.load(*world);
