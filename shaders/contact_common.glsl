@@ -49,8 +49,12 @@ layout(std430, binding = 24) buffer ContactAnchors {
     vec4 contact_rigid_motion[4];
     vec4 contact_anchors[];
 };
-// Per mesh tet, its body's way out (ContactLayout::tet_exit_triangle).
+// Per mesh tet, its body's way out (ContactLayout::tet_exit_triangle):
+// declared only where a pass says CONTACT_TET_EXITS (the search), since
+// llvmpipe counts every declared block against its 16.
+#ifdef CONTACT_TET_EXITS
 layout(std430, binding = 25) readonly buffer TetExits { uint tet_exit_triangles[]; };
+#endif
 
 // A float's bits as an unsigned integer of the same order (negative floats
 // below positive ones), so that atomicMax finds the largest float.

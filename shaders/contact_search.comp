@@ -5,6 +5,7 @@
 // are hashed, the exit triangle of a tet of another body that holds it. As
 // BodyContacts::search_for_vertex.
 #define SIM_NO_GATHER_OR_SURFACE
+#define CONTACT_TET_EXITS
 #include "sim_common.glsl"
 #include "contact_common.glsl"
 layout(local_size_x = 64) in;

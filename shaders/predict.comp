@@ -3,10 +3,18 @@
 // max(vertices, tets + grab anchors) items: predict the vertex (damp, add
 // gravity, move, start the substep's correction at zero) and mark the tet's
 // first step as not taken yet (or reset the grab anchor's multiplier).
-// The two touch disjoint data, so fusing them only saves a launch.
+// The two touch disjoint data, so fusing them only saves a launch. With
+// Jacobi it also sets the tet's multipliers to zero (a kernel's stores: a
+// buffer clear of the driver's ran at PCIe speed on NVIDIA's, 1.3 ms a
+// substep for a million tets).
+#define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
 #include "substep_math.glsl"
 layout(local_size_x = 64) in;
+
+// tet_step.glsl's multipliers, ten floats a tet.
+layout(std430, binding = 27) writeonly buffer TetMultipliers { float tet_multipliers[]; };
+uniform uint u_clear_tet_multipliers;  // 1: Jacobi, every substep from zero
 
 void predict_vertex(uint v)
 {
@@ -32,6 +40,11 @@ void main()
     // (Gauss-Seidel), GpuSolver clears them (Jacobi).
     if (i < u_counts.y) {
         lambdas[i].x = -1.0f;  // no first step yet; z, the residual, stays for the readout
+        if (u_clear_tet_multipliers != 0u) {
+            for (uint k = 0u; k < 10u; ++k) {
+                tet_multipliers[10u * i + k] = 0.0f;
+            }
+        }
     } else if (i < u_counts.y + u_grab.x) {  // the grab's anchors after the tets
         lambdas[i].x = 0.0f;
     }

@@ -1,19 +1,21 @@
 #version 430 core
 // The convergence readout: the mean of every tet's residual from the latest
-// iteration (lambdas[t].z), summed by one workgroup, written to a 4-byte
-// result that the CPU reads a frame or a few later, once its fence has
-// passed (GpuSolver::latest_mean_residual).
+// iteration (lambdas[t].z), written to a 4-byte result that the CPU reads a
+// frame or a few later, once its fence has passed
+// (GpuSolver::latest_mean_residual). Summed as chunk_sums.glsl says: phase
+// 0 a workgroup per chunk of tets and of vertices, which alone finishes
+// where there is one chunk; else phase 1, one workgroup adding the chunks'
+// sums.
 // A non-finite position makes it NaN whatever the residuals say: GLSL does
 // not promise that arithmetic on a NaN gives a NaN, so the positions' bits
 // are tested.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
-layout(local_size_x = 256) in;
+#include "chunk_sums.glsl"
+layout(local_size_x = CHUNK_GROUP) in;
 
 layout(std430, binding = 16) writeonly buffer ResidualResult { float mean_residual; };
-
-shared float partial[256];
-shared bool non_finite;
+uniform uint u_phase;
 
 bool has_non_finite(vec3 v)
 {
@@ -23,32 +25,33 @@ bool has_non_finite(vec3 v)
 
 void main()
 {
-    uint i = gl_LocalInvocationID.x;
-    if (i == 0u) {
-        non_finite = false;
-    }
-    barrier();
-    float sum = 0.0f;
-    for (uint t = i; t < u_counts.y; t += 256u) {
-        sum += lambdas[t].z;
-    }
-    partial[i] = sum;
-    bool seen = false;
-    for (uint v = i; v < u_counts.x; v += 256u) {
-        seen = seen || has_non_finite(positions[v].xyz);
-    }
-    if (seen) {
-        non_finite = true;
-    }
-    barrier();
-    for (uint stride = 128u; stride > 0u; stride >>= 1u) {
-        if (i < stride) {
-            partial[i] += partial[i + stride];
+    uint lane = gl_LocalInvocationID.x;
+    uint chunks = (max(u_counts.x, u_counts.y) + CHUNK_ITEMS - 1u) / CHUNK_ITEMS;
+    if (u_phase == 0u) {
+        // x: the residuals' sum; y: 1 where a position is not finite.
+        uint chunk = gl_WorkGroupID.x;
+        uint first = chunk * CHUNK_ITEMS + lane;
+        uint end = (chunk + 1u) * CHUNK_ITEMS;
+        float sum = 0.0f;
+        for (uint t = first; t < min(end, u_counts.y); t += CHUNK_GROUP) {
+            sum += lambdas[t].z;
         }
-        barrier();
+        bool seen = false;
+        for (uint v = first; v < min(end, u_counts.x); v += CHUNK_GROUP) {
+            seen = seen || has_non_finite(positions[v].xyz);
+        }
+        sum_a[lane] = vec4(sum, seen ? 1.0f : 0.0f, 0.0f, 0.0f);
+        sum_b[lane] = vec4(0.0f);
+        sum_c[lane] = vec4(0.0f);
+        store_chunk_sums(chunk, lane);
+        if (chunks > 1u) {
+            return;
+        }
+    } else {
+        add_chunk_sums(0u, chunks, lane);
     }
-    if (i == 0u) {
-        mean_residual = non_finite ? uintBitsToFloat(0x7fc00000u)
-                                   : partial[0] / float(max(u_counts.y, 1u));
+    if (lane == 0u) {
+        mean_residual = sum_a[0].y != 0.0f ? uintBitsToFloat(0x7fc00000u)
+                                           : sum_a[0].x / float(max(u_counts.y, 1u));
     }
 }

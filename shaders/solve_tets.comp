@@ -29,12 +29,16 @@ void main()
     if (t >= u_counts.y) {
         return;
     }
-    uvec4 tet;
+    uvec4 tet = tets[t];
     vec3 d0;
     vec3 d1;
     vec3 d2;
     vec3 d3;
-    solve_tet_at(t, jacobi_omega(t), tet, d0, d1, d2, d3);
+    vec4 w;
+    solve_tet_at(t, tet, jacobi_omega(t), w, d0, d1, d2, d3);
+    vec3 starts[4];
+    load_start_positions(tet, starts);
+    tm_keep_angular_momentum(starts[0], starts[1], starts[2], starts[3], w, d0, d1, d2, d3);
     uint slot = t * 4u;
     deltas[slot] = vec4(d0, 0.0f);
     deltas[slot + 1u] = vec4(d1, 0.0f);

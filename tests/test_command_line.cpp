@@ -85,6 +85,7 @@ TEST(CommandLine, RefusesBadFlagsNamingThem)
         {{"--threads", "0"}, "--threads"},      {{"--threads", "many"}, "--threads"},
         {{"--solver", "both"}, "--bench"},      {{"--json", "x.json"}, "--bench"},
         {{"--bench-meshes", "cube"}, "--bench"}, {{"--bench", "--frames", "0"}, "--frames"},
+        {{"--bench-profile"}, "--bench"},
         {{"--simd", "neon"}, "--simd"},         {{"--simd", ""}, "--simd"},
     };
     for (const auto& [args, flag] : bad) {
@@ -99,7 +100,7 @@ TEST(CommandLine, ParsesTheBenchmarkFlags)
     const std::string threads = std::to_string(cpu_thread_range().max);
     Result<Options> r = parse_command_line({"--bench", "--solver", "both", "--bench-meshes",
                                             "cube,lattice-50k", "--json", "b.json", "--threads",
-                                            threads, "--frames", "7"});
+                                            threads, "--frames", "7", "--bench-profile"});
     ASSERT_TRUE(r.ok()) << r.error();
     const Options& o = r.value();
     EXPECT_TRUE(o.bench);
@@ -108,10 +109,12 @@ TEST(CommandLine, ParsesTheBenchmarkFlags)
     EXPECT_EQ(o.json_path, "b.json");
     EXPECT_EQ(o.threads_or_default(), cpu_thread_range().max);
     EXPECT_EQ(o.frames, 7);
+    EXPECT_TRUE(o.bench_profile);
 
     Result<Options> defaults = parse_command_line({"--bench"});
     ASSERT_TRUE(defaults.ok()) << defaults.error();
     EXPECT_EQ(defaults.value().bench_meshes, "all");
+    EXPECT_FALSE(defaults.value().bench_profile);
     EXPECT_GE(defaults.value().threads_or_default(), 1);
 }
 

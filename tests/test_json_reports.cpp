@@ -215,6 +215,31 @@ TEST(BenchJson, OneRowPerLineEveryKeyInItsOrder)
     EXPECT_EQ(rows[1]["passes_ms"]["clock"], "GL timer queries");
 }
 
+TEST(BenchJson, AProfiledRowListsItsProgramsInTheJsonAndBelowTheTable)
+{
+    BenchRow gpu = cube_row();
+    gpu.solver = "gpu";
+    gpu.method = "jacobi";
+    for (int i = 0; i < 12; ++i) {  // most time first, as GpuSolver::dispatch_profile gives
+        gpu.profile.push_back({"pass_" + std::to_string(i), 12.0 - i, 10.0});
+    }
+    const Json rows = Json::parse(bench_json({cube_row(), gpu}, "m"));
+    EXPECT_FALSE(rows[0].contains("profile")) << "no profile, no key";
+    ASSERT_EQ(rows[1]["profile"].size(), 12u);
+    EXPECT_EQ(keys_in_order(rows[1]["profile"][0]),
+              (std::vector<std::string>{"program", "ms_per_frame", "dispatches_per_frame"}));
+    EXPECT_EQ(rows[1]["profile"][3]["program"], "pass_3");
+    EXPECT_EQ(rows[1]["profile"][3]["ms_per_frame"], 9.0);
+
+    const std::string table = bench_table({cube_row(), gpu});
+    EXPECT_NE(table.find("profile of cube, jacobi on the gpu"), std::string::npos) << table;
+    EXPECT_NE(table.find("pass_9 "), std::string::npos) << "the first ten by name";
+    EXPECT_EQ(table.find("pass_10"), std::string::npos) << "the rest summed";
+    const size_t others = table.find("the others");
+    ASSERT_NE(others, std::string::npos);
+    EXPECT_NE(table.find("3.000", others), std::string::npos) << "2 + 1 ms: " << table;
+}
+
 TEST(BenchJson, NonFiniteTimesAreNullAndNoRowsIsAnEmptyList)
 {
     BenchRow row = cube_row();

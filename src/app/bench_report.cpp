@@ -72,6 +72,15 @@ nlohmann::ordered_json row_json(const BenchRow& r, const std::string& machine)
                             {"other", p.other_ms},
                             {"clock", p.clock}};
     }
+    if (!r.profile.empty()) {
+        nlohmann::ordered_json programs = nlohmann::ordered_json::array();
+        for (const ProgramTime& program : r.profile) {
+            programs.push_back({{"program", program.program},
+                                {"ms_per_frame", program.ms_per_frame},
+                                {"dispatches_per_frame", program.dispatches_per_frame}});
+        }
+        row["profile"] = programs;
+    }
     return row;
 }
 
@@ -118,6 +127,28 @@ std::string bench_table(const std::vector<BenchRow>& rows)
     text += "); apply includes the grab, velocity the material damping, normals the rest of "
             "the frame; c.find and c.solve are the body contacts' search (per substep) and "
             "steps (per iteration).\n";
+    for (const BenchRow& r : rows) {
+        if (r.profile.empty()) {
+            continue;
+        }
+        text += format("profile of %s, %s on the %s, ms a frame (dispatches a frame), a GL "
+                       "timestamp after every dispatch:\n",
+                       r.mesh.c_str(), r.method.c_str(), r.solver.c_str());
+        constexpr size_t kShown = 10;
+        double rest_ms = 0.0;
+        for (size_t i = 0; i < r.profile.size(); ++i) {
+            const ProgramTime& p = r.profile[i];
+            if (i < kShown) {
+                text += format("  %-36s %8.3f (%g)\n", p.program.c_str(), p.ms_per_frame,
+                               p.dispatches_per_frame);
+            } else {
+                rest_ms += p.ms_per_frame;
+            }
+        }
+        if (r.profile.size() > kShown) {
+            text += format("  %-36s %8.3f\n", "the others", rest_ms);
+        }
+    }
     return text;
 }
 

@@ -35,6 +35,9 @@ struct BenchRow {
     // timed (GpuSolver::tet_pass_layout); a Jacobi row walks the colours so
     // only in its material damping.
     std::string tet_pass;
+    // GPU rows with --bench-profile: the frame's time per program, the most
+    // first (GpuSolver::dispatch_profile).
+    std::vector<ProgramTime> profile;
 
     // tets x substeps x iterations per second of the median frame.
     double tet_solves_per_s() const;

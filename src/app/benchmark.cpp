@@ -95,7 +95,7 @@ double percentile(std::vector<double> values, double fraction)
 
 // Times the solver's frames after a warm-up of at least min_warmup_frames.
 BenchRow time_solver(Solver& solver, const SimParams& params, std::optional<int> timed_frames,
-                     int min_warmup_frames)
+                     int min_warmup_frames, bool profile)
 {
     const bool gpu = solver.runs_on_gpu();
     FrameTimer timer(gpu);
@@ -166,6 +166,16 @@ BenchRow time_solver(Solver& solver, const SimParams& params, std::optional<int>
             *pass /= timed;
         }
         row.passes = sum;
+    }
+
+    // The dispatch by dispatch profile, in frames of its own as well.
+    if (auto* gpu_solver = dynamic_cast<GpuSolver*>(&solver); profile && gpu_solver != nullptr) {
+        gpu_solver->set_dispatch_profile(true);
+        for (int frame = 0; frame < kPassTimingFrames && row.frames > 0; ++frame) {
+            timer.step(solver, params);
+        }
+        row.profile = gpu_solver->dispatch_profile();
+        gpu_solver->set_dispatch_profile(false);
     }
     return row;
 }
@@ -316,7 +326,8 @@ int run_benchmark(const Options& options)
                 // one thread's.
                 const bool team = !solver.runs_on_gpu() && threads > 1;
                 const int choice_frames = team ? 2 * (ThreadChooser::kTrialFrames + 1) : 0;
-                BenchRow row = time_solver(solver, params, options.frames, choice_frames);
+                BenchRow row = time_solver(solver, params, options.frames, choice_frames,
+                                           options.bench_profile);
                 row.mesh = bench_mesh.name;
                 row.vertices = mesh->vertex_count();
                 row.tets = mesh->tet_count();

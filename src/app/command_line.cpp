@@ -172,8 +172,11 @@ std::string usage_text()
            "                          per second and the per-pass split; --frames N fixes\n"
            "                          the timed frames, --solver cpu|gpu|both (default both)\n"
            "  --bench-meshes LIST     comma-separated: bunny, cube, torus, beam, bunny-2x,\n"
-           "                          bunny-4x, lattice-10k, lattice-50k, lattice-200k\n"
-           "                          (default all)\n"
+           "                          bunny-4x, lattice-10k, lattice-50k, lattice-200k,\n"
+           "                          lattice-1m, pile, pile-large (default all but\n"
+           "                          lattice-1m)\n"
+           "  --bench-profile         with --bench: GPU rows also time every dispatch and\n"
+           "                          list the programs that took the most of a frame\n"
            "  --json FILE             with --bench: write the rows as a JSON list\n"
            "  --help                  show this text\n"
            "\n"
@@ -198,6 +201,10 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
         }
         if (flag == "--bench") {
             options.bench = true;
+            continue;
+        }
+        if (flag == "--bench-profile") {
+            options.bench_profile = true;
             continue;
         }
         static const char* const kValueFlags[] = {
@@ -404,6 +411,9 @@ Result<Options> parse_command_line(const std::vector<std::string>& args)
         }
         if (options.bench_meshes != "all") {
             return fail("--bench-meshes needs --bench");
+        }
+        if (options.bench_profile) {
+            return fail("--bench-profile needs --bench");
         }
     } else if (options.frames == 0) {
         return fail("--frames 0: the benchmark needs at least one timed frame");

@@ -24,6 +24,7 @@ struct Options {
     std::optional<std::string> solver;
     std::string json_path;              // --json FILE: the benchmark's rows
     std::string bench_meshes = "all";   // --bench-meshes a,b,c
+    bool bench_profile = false;         // --bench-profile: GPU time per program
     PresetId preset = PresetId::bunny;
     bool preset_given = false;        // --preset was on the command line
     std::string mesh_path;            // a file to simulate instead (positional or --mesh)

@@ -32,3 +32,10 @@ struct PassTimes {
                velocity_ms + normals_ms + other_ms;
     }
 };
+
+// One program's share of a GPU frame (GpuSolver::dispatch_profile).
+struct ProgramTime {
+    std::string program;  // the compute shader's file, or the command stamped
+    double ms_per_frame = 0.0;
+    double dispatches_per_frame = 0.0;  // 0 for a command that is no dispatch (a clear)
+};

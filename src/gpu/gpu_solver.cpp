@@ -57,6 +57,21 @@ std::vector<glm::vec4> to_vec4(const std::vector<glm::vec3>& v)
     return out;
 }
 
+// Items a workgroup of the chunked sums takes (shaders/chunk_sums.glsl's
+// CHUNK_ITEMS).
+constexpr uint32_t kChunkItems = 2048;
+
+GLuint chunks_of(size_t items)
+{
+    return static_cast<GLuint>((items + kChunkItems - 1) / kChunkItems);
+}
+
+// The one-dispatch phases of damp_wobble.comp, contact_rigid_motion.comp
+// and contact_hash_scan.comp.
+constexpr GLuint kWholeBodiesPhase = 5;
+constexpr GLuint kOneChunkPhase = 4;
+constexpr GLuint kWholeTablesPhase = 3;
+
 }  // namespace
 
 Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
@@ -108,7 +123,21 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
         GLint size[3] = {1, 1, 1};
         glGetProgramiv(e.pass->program.get(), GL_COMPUTE_WORK_GROUP_SIZE, size);
         e.pass->group_size = static_cast<GLuint>(size[0]);
+        std::string name = e.file;
+        p.names.emplace_back(e.pass->program.get(), name.substr(0, name.rfind('.')));
     }
+    p.predict_clears_multipliers =
+        glGetUniformLocation(p.predict.program.get(), "u_clear_tet_multipliers");
+    const auto chunked = [](const ComputePass& pass) {
+        return Programs::ChunkedUniforms{glGetUniformLocation(pass.program.get(), "u_phase"),
+                                         glGetUniformLocation(pass.program.get(), "u_state_base")};
+    };
+    p.warm_fraction_sums = chunked(p.warm_fraction);
+    p.reduce_residual_sums = chunked(p.reduce_residual);
+    p.damp_wobble_sums = chunked(p.damp_wobble);
+    p.rigid_motion_sums = chunked(p.contact_rigid_motion);
+    p.hash_scan_sums = chunked(p.contact_hash_scan);
+    p.damp_wobble_bodies = glGetUniformLocation(p.damp_wobble.program.get(), "u_bodies");
     const GLuint colored = p.solve_tets_colored.program.get();
     p.color_begin = glGetUniformLocation(colored, "u_color_begin");
     p.color_size = glGetUniformLocation(colored, "u_color_size");
@@ -191,11 +220,6 @@ void GpuSolver::load(std::shared_ptr<const World> world)
     materials_.clear();
     refresh_materials(SimParams());
     small_tet_sizes_m_ = small_tet_sizes_m(*world_);
-    std::vector<glm::uvec2> body_vertex_ranges;
-    for (const WorldBody& body : world_->bodies) {
-        body_vertex_ranges.emplace_back(body.first_vertex, body.vertex_count);
-    }
-    upload(body_vertex_ranges_, body_vertex_ranges, GL_STATIC_DRAW);
     upload(buffers_[kNormals], std::vector<glm::vec4>(nv, glm::vec4(0.0f, 1.0f, 0.0f, 0.0f)));
 
     upload(buffers_[kTets], m.tets, GL_STATIC_DRAW);
@@ -220,6 +244,7 @@ void GpuSolver::load(std::shared_ptr<const World> world)
     upload(color_tets_, m.tet_colors.entries, GL_STATIC_DRAW);
     upload(color_offsets_, m.tet_colors.offsets, GL_STATIC_DRAW);
     upload_contact_layout();
+    upload_chunk_tables();
 
     grab_.reset();
     grab_max_step_m_ = grab_max_step_m(m);
@@ -381,6 +406,7 @@ void GpuSolver::clear_tet_multipliers()
 {
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, tet_multipliers_.get());
     glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32F, GL_RED, GL_FLOAT, nullptr);
+    profile_.after_command("clear multipliers");
 }
 
 void GpuSolver::upload_region_sweeps()
@@ -627,7 +653,8 @@ void GpuSolver::upload_parameters(const SimParams& params)
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kTetRotations, tet_rotations_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kTetMultipliers, tet_multipliers_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kWarmFraction, warm_fraction_.get());
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kBodyVertexRanges, body_vertex_ranges_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kBodyChunks, body_chunks_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPartialSums, partial_sums_.get());
 }
 
 bool GpuSolver::body_contact_on(const SimParams& params) const
@@ -650,10 +677,15 @@ void GpuSolver::find_contacts()
     glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, 3 * sizeof zero, GL_RED_INTEGER,
                          GL_UNSIGNED_INT, &zero);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    if (hashed_tets_ == 0) {  // a world of one body: its rigid motion, one workgroup
-        glUseProgram(programs_.contact_rigid_motion.program.get());
-        dispatch_groups(1);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    if (hashed_tets_ == 0) {  // a world of one body: its rigid motion
+        const GLuint chunks = chunks_of(surface);
+        if (chunks == 1) {
+            dispatch_phases(programs_.contact_rigid_motion, programs_.rigid_motion_sums,
+                            {{kOneChunkPhase, 1}});
+        } else {
+            dispatch_phases(programs_.contact_rigid_motion, programs_.rigid_motion_sums,
+                            {{0, chunks}, {1, 1}, {2, chunks}, {3, 1}});
+        }
     }
     dispatch(programs_.contact_moved, surface);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -675,9 +707,15 @@ void GpuSolver::find_contacts()
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatch(programs_.contact_hash_count, items);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    glUseProgram(programs_.contact_hash_scan.program.get());
-    dispatch_groups(hashed_tets_ > 0 ? 2 : 1);  // a workgroup per table
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    const GLuint tables = hashed_tets_ > 0 ? 2 : 1;
+    const GLuint table_chunks = hash_table_chunks();
+    if (table_chunks == tables) {  // a workgroup per table
+        dispatch_phases(programs_.contact_hash_scan, programs_.hash_scan_sums,
+                        {{kWholeTablesPhase, tables}});
+    } else {
+        dispatch_phases(programs_.contact_hash_scan, programs_.hash_scan_sums,
+                        {{0, table_chunks}, {1, 1}, {2, table_chunks}});
+    }
     dispatch(programs_.contact_hash_fill, items);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatch(programs_.contact_search, surface);
@@ -695,6 +733,56 @@ void GpuSolver::solve_contacts()
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     dispatch(programs_.contact_apply, mesh_->vertex_count());
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+void GpuSolver::dispatch_phases(const ComputePass& pass, const Programs::ChunkedUniforms& uniforms,
+                                const std::vector<Phase>& phases) const
+{
+    glUseProgram(pass.program.get());
+    glUniform1ui(uniforms.state_base, partial_sums_state_base_);
+    for (const Phase& phase : phases) {
+        glUniform1ui(uniforms.phase, phase.phase);
+        dispatch_groups(phase.groups);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
+}
+
+GLuint GpuSolver::hash_table_chunks() const
+{
+    return chunks_of(contact_layout_.table_size) +
+           (hashed_tets_ > 0 ? chunks_of(contact_layout_.tet_table_size) : 0);
+}
+
+void GpuSolver::upload_chunk_tables()
+{
+    // The bodies, then their chunks (damp_wobble.comp's BodyChunks).
+    std::vector<glm::uvec4> body_chunks;
+    std::vector<glm::uvec4> chunks;
+    for (size_t b = 0; b < world_->bodies.size(); ++b) {
+        const WorldBody& body = world_->bodies[b];
+        const uint32_t count = chunks_of(body.vertex_count);
+        body_chunks.emplace_back(body.first_vertex, body.vertex_count, chunks.size(), count);
+        for (uint32_t k = 0; k < count; ++k) {
+            const uint32_t first = body.first_vertex + k * kChunkItems;
+            const uint32_t end =
+                std::min<uint32_t>(first + kChunkItems, body.first_vertex + body.vertex_count);
+            chunks.emplace_back(b, first, end, 0u);
+        }
+    }
+    body_chunk_count_ = static_cast<uint32_t>(chunks.size());
+    body_chunks.insert(body_chunks.end(), chunks.begin(), chunks.end());
+    upload(body_chunks_, body_chunks, GL_STATIC_DRAW);
+    // Three vec4 a chunk for the largest of the chunked sums, then three a
+    // body (or for the one world-wide state).
+    const size_t most_chunks =
+        std::max({size_t{body_chunk_count_}, size_t{chunks_of(mesh_->vertex_count())},
+                  size_t{chunks_of(mesh_->tet_count())},
+                  size_t{chunks_of(contact_layout_.surface_vertices.size())},
+                  size_t{hash_table_chunks()}});
+    partial_sums_state_base_ = static_cast<uint32_t>(3 * most_chunks);
+    upload(partial_sums_, std::vector<glm::vec4>(3 * most_chunks +
+                                                     3 * std::max<size_t>(world_->body_count(), 1),
+                                                 glm::vec4(0.0f)));
 }
 
 void GpuSolver::dispatch(const ComputePass& pass, size_t items) const
@@ -736,7 +824,7 @@ size_t GpuSolver::buffer_bytes() const
           &contact_vertices_,
           &contact_hash_, &surface_vertices_, &contact_candidates_, &contact_sums_,
           &contact_anchors_, &contact_tet_exits_, &tet_rotations_, &tet_multipliers_,
-          &warm_fraction_, &body_vertex_ranges_, &grab_anchors_}) {
+          &warm_fraction_, &body_chunks_, &partial_sums_, &grab_anchors_}) {
         add(*buffer);
     }
     for (const ResidualReadout& readout : residual_readouts_) add(readout.result);
@@ -748,6 +836,17 @@ void GpuSolver::dispatch_groups(GLuint groups) const
 {
     glDispatchCompute(groups, 1, 1);
     ++dispatches_;
+    profile_.after_dispatch();
+}
+
+void GpuSolver::set_dispatch_profile(bool enabled)
+{
+    if (enabled) {
+        for (const auto& [program, name] : programs_.names) {
+            profile_.name_program(program, name);
+        }
+    }
+    profile_.set_enabled(enabled);
 }
 
 void GpuSolver::set_pass_timing(bool enabled)
@@ -764,6 +863,7 @@ void GpuSolver::step_frame(const SimParams& raw_params)
     const SimParams& params = params_;
     dispatches_ = 0;
     pass_timer_.begin_frame(pass_timing_);
+    profile_.begin_frame();
     refresh_materials(params);
     if (params.method == SolverMethod::jacobi) {
         size_jacobi_deltas();
@@ -783,12 +883,14 @@ void GpuSolver::step_frame(const SimParams& raw_params)
     for (int substep = 0; substep < params.substeps; ++substep) {
         if (gauss_seidel) {
             // From the last substep's steps, before predict marks them old.
-            glUseProgram(programs_.warm_fraction.program.get());
-            dispatch_groups(1);
-        } else {
-            clear_tet_multipliers();  // Jacobi starts every substep from zero (DESIGN.md's XPBD)
+            dispatch_phases(programs_.warm_fraction, programs_.warm_fraction_sums,
+                            one_or_two_phases(chunks_of(nt)));
         }
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        // Jacobi starts every substep's multipliers from zero (DESIGN.md's
+        // XPBD): predict clears them.
+        glUseProgram(programs_.predict.program.get());
+        glUniform1ui(programs_.predict_clears_multipliers, gauss_seidel ? 0u : 1u);
         dispatch(programs_.predict, std::max(nv, nt + (grab_ ? grab_anchor_count_ : 0)));
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         pass_timer_.end(PassGroup::predict);
@@ -805,9 +907,17 @@ void GpuSolver::step_frame(const SimParams& raw_params)
         pass_timer_.end(PassGroup::velocity);
     }
     if (params.wobble_damping_per_s > 0.0f) {
+        const GLuint bodies = static_cast<GLuint>(world_->body_count());
         glUseProgram(programs_.damp_wobble.program.get());
-        dispatch_groups(static_cast<GLuint>(world_->body_count()));
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        glUniform1ui(programs_.damp_wobble_bodies, bodies);
+        const GLuint chunks = body_chunk_count_;
+        if (chunks == bodies) {  // one chunk a body: one dispatch
+            dispatch_phases(programs_.damp_wobble, programs_.damp_wobble_sums,
+                            {{kWholeBodiesPhase, bodies}});
+        } else {
+            dispatch_phases(programs_.damp_wobble, programs_.damp_wobble_sums,
+                            {{0, chunks}, {1, bodies}, {2, chunks}, {3, bodies}, {4, chunks}});
+        }
         pass_timer_.end(PassGroup::velocity);
     }
     rebuild_normals();
@@ -818,8 +928,8 @@ void GpuSolver::step_frame(const SimParams& raw_params)
     ++frames_stepped_;
     ResidualReadout& readout = residual_readouts_[frames_stepped_ % kResidualReadouts];
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPickResult, readout.result.get());
-    glUseProgram(programs_.reduce_residual.program.get());
-    dispatch_groups(1);
+    dispatch_phases(programs_.reduce_residual, programs_.reduce_residual_sums,
+                    one_or_two_phases(chunks_of(std::max(nv, nt))));
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     if (readout.fence != nullptr) {
         glDeleteSync(readout.fence);
@@ -832,6 +942,7 @@ void GpuSolver::step_frame(const SimParams& raw_params)
     if (pass_timing_) {
         pass_times_ = pass_timer_.finish_frame();
     }
+    profile_.finish_frame();
 }
 
 void GpuSolver::iterate(const SimParams& params)

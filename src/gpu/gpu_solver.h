@@ -5,6 +5,7 @@
 
 #include "core/body_contacts.h"
 #include "core/solver.h"
+#include "gpu/dispatch_profile.h"
 #include "gpu/gl_objects.h"
 #include "gpu/pass_timer.h"
 #include "gpu/shader_library.h"
@@ -12,6 +13,8 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 class GpuSolver final : public Solver {
 public:
@@ -86,6 +89,10 @@ public:
     // Compute dispatches the last step_frame issued (the benchmark's
     // dispatches_per_frame): what a real GPU pays most for at large sizes.
     uint64_t dispatches_last_frame() const { return dispatches_last_frame_; }
+    // On: the frames stepped from now are timed dispatch by dispatch (a GL
+    // timestamp after each), summed per program.
+    void set_dispatch_profile(bool enabled);
+    std::vector<ProgramTime> dispatch_profile() const { return profile_.per_frame(); }
     // How load() laid out the Gauss-Seidel tet pass and what it timed to
     // choose, one iteration each way, e.g. "region sweeps, wide (an
     // iteration: colour by colour 0.41 ms, wide 0.12 ms, narrow 0.30 ms)";
@@ -145,7 +152,8 @@ private:
         kTetRotations,  // the tet passes' (shaders/tet_step.glsl)
         kTetMultipliers,
         kWarmFraction,
-        kBodyVertexRanges,  // damp_wobble.comp's
+        kBodyChunks,   // damp_wobble.comp's
+        kPartialSums,  // the chunked sums' (shaders/chunk_sums.glsl)
         // solve_grab.comp's anchors, at the pick result's point (free while stepping).
         kGrabAnchors = kPickResult,
     };
@@ -192,6 +200,19 @@ private:
         ComputePass contact_solve;
         ComputePass contact_apply;
         // Uniform locations, looked up once.
+        GLint predict_clears_multipliers = -1;
+        // The passes summed chunk by chunk (chunk_sums.glsl): their phase,
+        // where the sums' state starts, and damp_wobble's body count.
+        struct ChunkedUniforms {
+            GLint phase = -1;
+            GLint state_base = -1;
+        };
+        ChunkedUniforms warm_fraction_sums;
+        ChunkedUniforms reduce_residual_sums;
+        ChunkedUniforms damp_wobble_sums;
+        ChunkedUniforms rigid_motion_sums;
+        ChunkedUniforms hash_scan_sums;
+        GLint damp_wobble_bodies = -1;
         GLint color_begin = -1;
         GLint color_size = -1;
         // The one-group passes' uniforms: [0] narrow, [1] wide.
@@ -207,6 +228,8 @@ private:
         GLint sweep_regions[2] = {-1, -1};
         GLint sweep_regions_per_group[2] = {-1, -1};
         GLint sweep_tet_pass[2] = {-1, -1};
+        // Every program with its shader's name (DispatchProfile).
+        std::vector<std::pair<GLuint, std::string>> names;
     };
     static Result<Programs> compile(const ShaderLibrary& shaders);
 
@@ -254,6 +277,28 @@ private:
     // velocities, colour by colour (tm_damp_strain_rate).
     void damp_strain_rates() const;
     void dispatch(const ComputePass& pass, size_t items) const;
+    // A pass summed chunk by chunk (shaders/chunk_sums.glsl): its phases
+    // in turn, a barrier after each.
+    struct Phase {
+        GLuint phase = 0;   // the shader's u_phase
+        GLuint groups = 0;  // workgroups
+    };
+    void dispatch_phases(const ComputePass& pass, const Programs::ChunkedUniforms& uniforms,
+                         const std::vector<Phase>& phases) const;
+    // Phase 0 over `chunks` workgroups, then phase 1 adding their sums in
+    // one, unless phase 0 had a single chunk (warm_fraction.comp,
+    // reduce_residual.comp).
+    static std::vector<Phase> one_or_two_phases(GLuint chunks)
+    {
+        if (chunks <= 1) {
+            return {{0, 1}};
+        }
+        return {{0, chunks}, {1, 1}};
+    }
+    // Sizes the chunked sums' scratch and lists the bodies' chunks.
+    void upload_chunk_tables();
+    // The chunks of the contact hash's tables (contact_hash_scan.comp).
+    GLuint hash_table_chunks() const;
     // Makes the Jacobi pass's buffer once it first runs on this world.
     void size_jacobi_deltas();
     // Every dispatch goes through here, to be counted.
@@ -294,7 +339,10 @@ private:
     GlBuffer tet_rotations_;  // per tet, its last rotation, packed (tet_step.glsl)
     GlBuffer tet_multipliers_;  // per tet, its ten multipliers (tet_step.glsl)
     GlBuffer warm_fraction_;    // one float (warm_fraction.comp)
-    GlBuffer body_vertex_ranges_;  // per body its first vertex and count (damp_wobble.comp)
+    GlBuffer body_chunks_;   // the bodies' vertices in chunks (damp_wobble.comp)
+    GlBuffer partial_sums_;  // the chunked sums' scratch (chunk_sums.glsl)
+    uint32_t body_chunk_count_ = 0;
+    uint32_t partial_sums_state_base_ = 0;  // chunk_sums.glsl's u_state_base
     float multipliers_h_ = 0.0f;  // the substep length the multipliers were found at
     uint32_t body_boxes_base_ = 0;  // where the bodies' boxes start in contact_hash_
     // Where the tets' table starts in contact_hash_, and how many tets it
@@ -337,5 +385,6 @@ private:
     std::string tet_pass_layout_;
     bool pass_timing_ = false;
     PassTimer pass_timer_;
+    mutable DispatchProfile profile_;
     std::optional<PassTimes> pass_times_;
 };

@@ -8,6 +8,7 @@
 #include "../test_support.h"
 #include "gpu_solver_test_support.h"
 
+#include <algorithm>
 #include <chrono>
 
 using GpuPassTiming = GlTest;
@@ -72,6 +73,48 @@ TEST_F(GpuPassTiming, TimingDoesNotChangeTheResult)
         gpu->set_pass_timing(timed == 1);
         run_frames(*gpu, SimParams(), 10);
         result[timed] = positions_of(*gpu);
+    }
+    EXPECT_EQ(result[0], result[1]);
+}
+
+TEST_F(GpuPassTiming, TheProfileChargesEveryDispatchToItsProgramAndChangesNothing)
+{
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::torus);
+    std::vector<glm::vec3> result[2];
+    for (int profiled = 0; profiled < 2; ++profiled) {
+        std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+        ASSERT_TRUE(gpu);
+        gpu->load(mesh);
+        SimParams params;
+        params.method = SolverMethod::jacobi;  // with its multipliers cleared by predict
+        gpu->set_dispatch_profile(profiled == 1);
+        constexpr int kFrames = 3;
+        run_frames(*gpu, params, kFrames);
+        result[profiled] = positions_of(*gpu);
+        const std::vector<ProgramTime> profile = gpu->dispatch_profile();
+        if (profiled == 0) {
+            EXPECT_TRUE(profile.empty());
+            continue;
+        }
+        ASSERT_FALSE(profile.empty()) << "llvmpipe's timestamps are usable";
+        double dispatches = 0.0;
+        const ProgramTime* predict = nullptr;
+        for (const ProgramTime& p : profile) {
+            std::printf("%-34s %8.3f ms (%g)\n", p.program.c_str(), p.ms_per_frame,
+                        p.dispatches_per_frame);
+            EXPECT_GE(p.ms_per_frame, 0.0) << p.program;
+            EXPECT_EQ(p.program.find("program "), std::string::npos) << "every program named";
+            dispatches += p.dispatches_per_frame;
+            predict = p.program == "predict" ? &p : predict;
+        }
+        EXPECT_TRUE(std::is_sorted(profile.begin(), profile.end(),
+                                   [](const ProgramTime& a, const ProgramTime& b) {
+                                       return a.ms_per_frame > b.ms_per_frame;
+                                   }));
+        ASSERT_NE(predict, nullptr);
+        EXPECT_EQ(predict->dispatches_per_frame, params.substeps);
+        EXPECT_EQ(dispatches, static_cast<double>(gpu->dispatches_last_frame()))
+            << "a stamp after every dispatch, charged once";
     }
     EXPECT_EQ(result[0], result[1]);
 }
