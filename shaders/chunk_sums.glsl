@@ -7,9 +7,8 @@
 // million items alone took milliseconds on a GPU (one multiprocessor's
 // bandwidth); where a sum has a single chunk (the presets), one workgroup
 // does all of it in one dispatch, as dispatches are what llvmpipe pays for.
-// GpuSolver's kChunkItems is the same number.
+#include "chunk_size.glsl"
 #define CHUNK_GROUP 64u
-#define CHUNK_ITEMS 4096u
 
 // Three vec4 per chunk, then, from u_state_base, what the segments' sums
 // give (a body's centroid, say), three vec4 per segment.

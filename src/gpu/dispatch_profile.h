@@ -2,7 +2,7 @@
 // --bench-profile): a GL_TIMESTAMP query after every compute dispatch, the
 // time since the stamp before charged to the program that dispatched. A
 // buffer clear or barrier issued between two dispatches is charged to the
-// later one, unless the solver stamps it on its own (after_clear). Only
+// later one, unless the solver stamps it on its own (after_command). Only
 // where the driver's timestamps are usable; the frames it times are
 // separate from the benchmark's, since a stamp after every dispatch costs.
 #pragma once

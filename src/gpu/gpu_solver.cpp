@@ -57,9 +57,12 @@ std::vector<glm::vec4> to_vec4(const std::vector<glm::vec3>& v)
     return out;
 }
 
-// Items a workgroup of the chunked sums takes (shaders/chunk_sums.glsl's
-// CHUNK_ITEMS).
-constexpr uint32_t kChunkItems = 2048;
+// Items a workgroup of the chunked sums takes, as the shaders read it.
+namespace chunk_size {
+using uint = uint32_t;
+#include "chunk_size.glsl"
+}  // namespace chunk_size
+constexpr uint32_t kChunkItems = chunk_size::CHUNK_ITEMS;
 
 GLuint chunks_of(size_t items)
 {
