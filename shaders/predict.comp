@@ -35,9 +35,9 @@ void main()
     if (i < u_counts.x) {
         predict_vertex(i);
     }
-    // Once per substep, never per iteration, or XPBD degenerates into PBD.
-    // The tets' multipliers are not reset here: the warm start scales them
-    // (Gauss-Seidel), GpuSolver clears them (Jacobi).
+    // Once per substep, never per iteration, or XPBD degenerates into PBD:
+    // the warm start scales the tets' multipliers (Gauss-Seidel), or they
+    // start from zero (Jacobi).
     if (i < u_counts.y) {
         lambdas[i].x = -1.0f;  // no first step yet; z, the residual, stays for the readout
         if (u_clear_tet_multipliers != 0u) {

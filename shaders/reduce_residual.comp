@@ -3,9 +3,9 @@
 // iteration (lambdas[t].z), written to a 4-byte result that the CPU reads a
 // frame or a few later, once its fence has passed
 // (GpuSolver::latest_mean_residual). Summed as chunk_sums.glsl says: phase
-// 0 a workgroup per chunk of tets and of vertices, which alone finishes
-// where there is one chunk; else phase 1, one workgroup adding the chunks'
-// sums.
+// 0 a workgroup per chunk of tets and of vertices, which finishes alone
+// where it is the only one dispatched; else phase 1, one workgroup adding
+// the chunks' sums.
 // A non-finite position makes it NaN whatever the residuals say: GLSL does
 // not promise that arithmetic on a NaN gives a NaN, so the positions' bits
 // are tested.
@@ -44,8 +44,8 @@ void main()
         sum_b[lane] = vec4(0.0f);
         sum_c[lane] = vec4(0.0f);
         store_chunk_sums(chunk, lane);
-        if (chunks > 1u) {
-            return;
+        if (gl_NumWorkGroups.x > 1u) {
+            return;  // phase 1 adds the chunks
         }
     } else {
         add_chunk_sums(0u, chunks, lane);

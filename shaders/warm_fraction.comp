@@ -4,8 +4,8 @@
 // the sums of every tet's shape step in the last substep's first and last
 // iteration (lambdas[t].x and .y), the fraction written where the warm
 // start reads it (tet_step.glsl). Summed as chunk_sums.glsl says: phase 0
-// a workgroup per chunk of tets, which alone finishes where there is one
-// chunk; else phase 1, one workgroup adding the chunks' sums. Runs before
+// a workgroup per chunk of tets, which finishes alone where it is the only
+// one dispatched; else phase 1, one workgroup adding the chunks' sums. Runs before
 // predict, which marks the first steps as not taken.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
@@ -32,8 +32,8 @@ void main()
         sum_b[lane] = vec4(0.0f);
         sum_c[lane] = vec4(0.0f);
         store_chunk_sums(chunk, lane);
-        if (chunks > 1u) {
-            return;
+        if (gl_NumWorkGroups.x > 1u) {
+            return;  // phase 1 adds the chunks
         }
     } else {
         add_chunk_sums(0u, chunks, lane);

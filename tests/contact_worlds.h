@@ -86,15 +86,16 @@ inline WorldDesc cube_dropped_on_cube(int cells)
     return desc;
 }
 
-// Three 0.3 m cubes overlapping each other and a fourth far from them,
-// weightless: some surface vertices of each lie inside another's tets.
-inline WorldDesc overlapping_cubes()
+// Three 0.3 m cubes of `cells` a side overlapping each other and a fourth
+// far from them, weightless: some surface vertices of each lie inside
+// another's tets.
+inline WorldDesc overlapping_cubes(int cells = 3)
 {
     WorldDesc desc = weightless_world("overlapping cubes");
-    desc.bodies.push_back(lattice_cube(0.3f, 3, {0.0f, 1.0f, 0.0f}));
-    desc.bodies.push_back(lattice_cube(0.3f, 3, {0.2f, 1.05f, 0.03f}));
-    desc.bodies.push_back(lattice_cube(0.3f, 3, {0.1f, 1.2f, 0.15f}));
-    desc.bodies.push_back(lattice_cube(0.3f, 3, {3.0f, 1.0f, 0.0f}));
+    desc.bodies.push_back(lattice_cube(0.3f, cells, {0.0f, 1.0f, 0.0f}));
+    desc.bodies.push_back(lattice_cube(0.3f, cells, {0.2f, 1.05f, 0.03f}));
+    desc.bodies.push_back(lattice_cube(0.3f, cells, {0.1f, 1.2f, 0.15f}));
+    desc.bodies.push_back(lattice_cube(0.3f, cells, {3.0f, 1.0f, 0.0f}));
     return desc;
 }
 

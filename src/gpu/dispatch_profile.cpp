@@ -27,7 +27,16 @@ void DispatchProfile::begin_frame()
     glFinish();
     stamps_ = 0;
     labels_.clear();
-    stamp({}, false);
+    frame_open_ = true;
+}
+
+void DispatchProfile::before_dispatch()
+{
+    // The frame's first stamp just before its first dispatch, not at
+    // begin_frame: the GPU idles meanwhile while the CPU prepares the frame.
+    if (enabled_ && usable_ && frame_open_ && stamps_ == 0) {
+        stamp({}, false);
+    }
 }
 
 void DispatchProfile::stamp(std::string label, bool dispatch)
@@ -64,22 +73,25 @@ void DispatchProfile::after_command(const char* what)
 
 void DispatchProfile::finish_frame()
 {
-    if (!enabled_ || !usable_ || stamps_ < 2) {
+    const size_t stamped = stamps_;
+    stamps_ = 0;  // no stamps between frames
+    frame_open_ = false;
+    if (!enabled_ || !usable_ || stamped < 2) {
         return;
     }
     glFinish();
-    std::vector<GLuint64> stamps(stamps_);
-    for (size_t i = 0; i < stamps_; ++i) {
+    std::vector<GLuint64> stamps(stamped);
+    for (size_t i = 0; i < stamped; ++i) {
         glGetQueryObjectui64v(queries_[i].get(), GL_QUERY_RESULT, &stamps[i]);
     }
-    for (size_t i = 0; i + 1 < stamps_; ++i) {
+    for (size_t i = 0; i + 1 < stamped; ++i) {
         if (stamps[i] == 0 || stamps[i + 1] < stamps[i]) {
             usable_ = false;  // a driver whose stamps mean nothing: no profile
             sums_.clear();
             return;
         }
     }
-    for (size_t i = 0; i + 1 < stamps_; ++i) {
+    for (size_t i = 0; i + 1 < stamped; ++i) {
         Sum& sum = sums_[labels_[i].first];
         sum.ms += static_cast<double>(stamps[i + 1] - stamps[i]) * 1e-6;
         sum.dispatches += labels_[i].second ? 1 : 0;

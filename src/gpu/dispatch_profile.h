@@ -22,11 +22,14 @@ public:
     bool enabled() const { return enabled_; }
     // On: the next frames are profiled, their sums started afresh.
     void set_enabled(bool enabled);
-    // Waits for the GPU, so that the frame is measured alone, and stamps.
+    // Waits for the GPU, so that the frame is measured alone.
     void begin_frame();
+    // Stamps the frame's start before its first dispatch.
+    void before_dispatch();
     // Stamps after a dispatch of the program now in use.
     void after_dispatch();
-    // Stamps after a command that is no dispatch, under its own name.
+    // Stamps after a command that is no dispatch, under its own name (not
+    // timed before the frame's first dispatch).
     void after_command(const char* what);
     // Waits for the frame's stamps and adds them to the sums.
     void finish_frame();
@@ -39,6 +42,7 @@ private:
 
     bool enabled_ = false;
     bool usable_ = true;
+    bool frame_open_ = false;  // between begin_frame and finish_frame
     int frames_ = 0;
     std::map<GLuint, std::string> names_;
     std::vector<GlQuery> queries_;     // one per stamp, reused every frame

@@ -139,7 +139,7 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
     p.reduce_residual_sums = chunked(p.reduce_residual);
     p.damp_wobble_sums = chunked(p.damp_wobble);
     p.rigid_motion_sums = chunked(p.contact_rigid_motion);
-    p.hash_scan_sums = chunked(p.contact_hash_scan);
+    p.hash_scan_phase = glGetUniformLocation(p.contact_hash_scan.program.get(), "u_phase");
     p.damp_wobble_bodies = glGetUniformLocation(p.damp_wobble.program.get(), "u_bodies");
     const GLuint colored = p.solve_tets_colored.program.get();
     p.color_begin = glGetUniformLocation(colored, "u_color_begin");
@@ -207,7 +207,15 @@ Result<bool> GpuSolver::reload_shaders(const ShaderLibrary& shaders)
         return Result<bool>::failure(programs.error());
     }
     programs_ = std::move(programs).value();
+    name_programs_for_profile();
     return true;
+}
+
+void GpuSolver::name_programs_for_profile()
+{
+    for (const auto& [program, name] : programs_.names) {
+        profile_.name_program(program, name);
+    }
 }
 
 void GpuSolver::load(std::shared_ptr<const World> world)
@@ -712,11 +720,11 @@ void GpuSolver::find_contacts()
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     const GLuint tables = hashed_tets_ > 0 ? 2 : 1;
     const GLuint table_chunks = hash_table_chunks();
+    const Programs::ChunkedUniforms scan{programs_.hash_scan_phase, -1};  // no sums kept
     if (table_chunks == tables) {  // a workgroup per table
-        dispatch_phases(programs_.contact_hash_scan, programs_.hash_scan_sums,
-                        {{kWholeTablesPhase, tables}});
+        dispatch_phases(programs_.contact_hash_scan, scan, {{kWholeTablesPhase, tables}});
     } else {
-        dispatch_phases(programs_.contact_hash_scan, programs_.hash_scan_sums,
+        dispatch_phases(programs_.contact_hash_scan, scan,
                         {{0, table_chunks}, {1, 1}, {2, table_chunks}});
     }
     dispatch(programs_.contact_hash_fill, items);
@@ -780,8 +788,7 @@ void GpuSolver::upload_chunk_tables()
     const size_t most_chunks =
         std::max({size_t{body_chunk_count_}, size_t{chunks_of(mesh_->vertex_count())},
                   size_t{chunks_of(mesh_->tet_count())},
-                  size_t{chunks_of(contact_layout_.surface_vertices.size())},
-                  size_t{hash_table_chunks()}});
+                  size_t{chunks_of(contact_layout_.surface_vertices.size())}});
     partial_sums_state_base_ = static_cast<uint32_t>(3 * most_chunks);
     upload(partial_sums_, std::vector<glm::vec4>(3 * most_chunks +
                                                      3 * std::max<size_t>(world_->body_count(), 1),
@@ -837,6 +844,7 @@ size_t GpuSolver::buffer_bytes() const
 
 void GpuSolver::dispatch_groups(GLuint groups) const
 {
+    profile_.before_dispatch();
     glDispatchCompute(groups, 1, 1);
     ++dispatches_;
     profile_.after_dispatch();
@@ -844,11 +852,7 @@ void GpuSolver::dispatch_groups(GLuint groups) const
 
 void GpuSolver::set_dispatch_profile(bool enabled)
 {
-    if (enabled) {
-        for (const auto& [program, name] : programs_.names) {
-            profile_.name_program(program, name);
-        }
-    }
+    name_programs_for_profile();
     profile_.set_enabled(enabled);
 }
 

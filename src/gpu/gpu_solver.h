@@ -211,7 +211,7 @@ private:
         ChunkedUniforms reduce_residual_sums;
         ChunkedUniforms damp_wobble_sums;
         ChunkedUniforms rigid_motion_sums;
-        ChunkedUniforms hash_scan_sums;
+        GLint hash_scan_phase = -1;
         GLint damp_wobble_bodies = -1;
         GLint color_begin = -1;
         GLint color_size = -1;
@@ -295,6 +295,8 @@ private:
         }
         return {{0, chunks}, {1, 1}};
     }
+    // Tells the dispatch profile each program's shader.
+    void name_programs_for_profile();
     // Sizes the chunked sums' scratch and lists the bodies' chunks.
     void upload_chunk_tables();
     // The chunks of the contact hash's tables (contact_hash_scan.comp).

@@ -101,25 +101,31 @@ TEST_F(GpuContactTest, DeepVerticesAreThoseTheCpuFinds)
     // DeepVerticesAreExactlyThoseInsideAnotherBodysTets): the GPU, which
     // hashes only the tets near another body too, finds in its one search
     // of a one-substep frame at rest as many surface vertices inside
-    // another body's tets as the CPU.
-    const std::shared_ptr<const World> world = assembled(overlapping_cubes());
-    ASSERT_TRUE(world);
-    BodyContacts contacts;
-    contacts.load(*world);
-    WorkerTeam one(1);
-    contacts.find(world->mesh->rest_positions, one);
-    std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
-    ASSERT_TRUE(gpu);
-    gpu->load(world);
-    SimParams params = world_params(*world);
-    params.substeps = 1;
-    params.iterations = 1;
-    gpu->step_frame(params);
-    const size_t gpu_deep = gpu->read_deep_vertex_count();
-    std::printf("surface vertices inside another body's tets: GPU %zu, CPU %zu\n", gpu_deep,
-                contacts.deep_vertex_count());
-    EXPECT_GT(contacts.deep_vertex_count(), 20u);
-    EXPECT_EQ(gpu_deep, contacts.deep_vertex_count());
+    // another body's tets as the CPU. At 6 cells a side the tets' hash
+    // table (16,384 buckets) is scanned in chunks (contact_hash_scan.comp's
+    // three dispatches), at 3 by one workgroup a table.
+    for (const int cells : {3, 6}) {
+        const std::shared_ptr<const World> world = assembled(overlapping_cubes(cells));
+        ASSERT_TRUE(world);
+        EXPECT_EQ(ContactLayout::make(*world).tet_table_size > 4096u, cells == 6);
+        BodyContacts contacts;
+        contacts.load(*world);
+        WorkerTeam one(1);
+        contacts.find(world->mesh->rest_positions, one);
+        std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+        ASSERT_TRUE(gpu);
+        gpu->load(world);
+        SimParams params = world_params(*world);
+        params.substeps = 1;
+        params.iterations = 1;
+        gpu->step_frame(params);
+        const size_t gpu_deep = gpu->read_deep_vertex_count();
+        std::printf("%d cells a side, surface vertices inside another body's tets: GPU %zu, "
+                    "CPU %zu\n",
+                    cells, gpu_deep, contacts.deep_vertex_count());
+        EXPECT_GT(contacts.deep_vertex_count(), 20u);
+        EXPECT_EQ(gpu_deep, contacts.deep_vertex_count());
+    }
 }
 
 TEST_F(GpuContactTest, TwoRunsOfAContactSceneAreBitIdentical)
