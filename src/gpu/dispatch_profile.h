@@ -19,7 +19,6 @@
 class DispatchProfile {
 public:
     void name_program(GLuint program, std::string name);
-    bool enabled() const { return enabled_; }
     // On: the next frames are profiled, their sums started afresh.
     void set_enabled(bool enabled);
     // Waits for the GPU, so that the frame is measured alone.
