@@ -676,16 +676,21 @@ TM_FN void tm_warm_start_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
 // Elsewhere 1 where the iterations converged (the last iteration's steps
 // are small beside the first's), falling to 0 where they did not, so that a
 // start that the sweeps cannot correct is not kept (docs/algorithm.md 4,
-// "In the solvers"). first_steps and last_steps are the sums of shape_step
+// "In the solvers"), and never more than 0.4: where the sweeps do not keep
+// up, a kept share above about one half made a stiff pinned body ring up
+// until it flew apart (the beam preset at 1e10 Pa took 0.6-0.8 and reached
+// hundreds of m/s, or NaN at 10 x 64; docs/algorithm.md 4, "A ceiling on
+// the fraction"). first_steps and last_steps are the sums of shape_step
 // over the tets in a substep's first and last iteration.
 const float TM_WARM_START_FALLOFF = 2.0f;
+const float TM_WARM_START_MOST_BEYOND = 0.4f;
 TM_FN float tm_warm_start_fraction(float first_steps, float last_steps, float sweeps_keep_up)
 {
     if (sweeps_keep_up != 0.0f) {
         return 1.0f;
     }
     float ratio = first_steps > 0.0f ? last_steps / first_steps : 0.0f;
-    return clamp(1.0f - TM_WARM_START_FALLOFF * ratio, 0.0f, 1.0f);
+    return clamp(1.0f - TM_WARM_START_FALLOFF * ratio, 0.0f, TM_WARM_START_MOST_BEYOND);
 }
 
 // ---------------------------------------------------------------------------
