@@ -88,6 +88,55 @@ TEST(WarmStart, TheSweepsKeepUpToTheirLimitAndEveryBodyMustBeWithinIt)
     EXPECT_TRUE(sweeps_keep_up({heavy}, {beam_tet}, kH, 8));
 }
 
+// Where nu > 0.3 the volume term's pressure wave decides the limit: at the
+// same shear modulus the limit falls as nu rises, and below nu = 0.3 the
+// shear wave's limit stands.
+TEST(WarmStart, ThePressureWaveDecidesTheLimitAboveNuPointThree)
+{
+    const float beam_tet = std::cbrt(1.0e-3f / 6.0f);
+    const auto keeps_up = [&](float youngs_pa, float nu) {
+        return sweeps_keep_up({BodyMaterial{youngs_pa, nu, 1000.0f}}, {beam_tet}, kH, 8);
+    };
+    const float limit = limit_youngs_pa(beam_tet, kH, 8);  // nu = 0.3's
+    EXPECT_TRUE(keeps_up(0.99f * limit, 0.3f));
+    EXPECT_FALSE(keeps_up(1.01f * limit, 0.3f));
+    // nu = 0: the shear wave alone, the limit as at 0.3 for the same mu.
+    EXPECT_TRUE(keeps_up(0.99f * limit / 1.3f, 0.0f));
+    EXPECT_FALSE(keeps_up(1.01f * limit / 1.3f, 0.0f));
+    // The pressure modulus (lambda + 2 mu) at 0.3 is 7/2 of mu; at 0.45 it
+    // is 3.79 E and at 0.49 17.1 E, against 1.35 E at 0.3.
+    for (const float nu : {0.4f, 0.45f, 0.49f}) {
+        const float pressure_per_youngs = (1.0f - nu) / ((1.0f + nu) * (1.0f - 2.0f * nu));
+        const float pressure_limit = limit * (0.7f / (1.3f * 0.4f)) / pressure_per_youngs;
+        EXPECT_TRUE(keeps_up(0.99f * pressure_limit, nu)) << nu;
+        EXPECT_FALSE(keeps_up(1.01f * pressure_limit, nu)) << nu;
+        EXPECT_LT(pressure_limit, limit) << nu;
+    }
+}
+
+// The beam preset hanging with nearly incompressible jelly: with the shear
+// wave's limit alone it took the whole warm start and flew apart within 3 s
+// (nu 0.4 at 1e8 Pa, 0.45 at 1e8, 0.49 at 3e7: NaN or 100-200 m/s).
+TEST(WarmStart, ANearlyIncompressibleBeamHangsStill)
+{
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::beam);
+    for (const glm::vec2 material : {glm::vec2(1.0e8f, 0.4f), glm::vec2(1.0e8f, 0.45f),
+                                     glm::vec2(3.0e7f, 0.49f)}) {
+        CpuSolver solver;
+        solver.load(mesh);
+        SimParams params;
+        params.youngs_modulus_pa = material.x;
+        params.poisson_ratio = material.y;
+        run_frames(solver, params, 180);
+        const SimStats stats = compute_stats(*mesh, solver.positions(), solver.velocities());
+        std::printf("beam at %.0e Pa, nu %.2f, after 3 s: fastest vertex %.2e m/s, %zu inverted\n",
+                    material.x, material.y, stats.max_speed_m_s, stats.inverted_tets);
+        EXPECT_EQ(stats.nan_count, 0u);
+        EXPECT_EQ(stats.inverted_tets, 0u);
+        EXPECT_LT(stats.max_speed_m_s, 0.01f);
+    }
+}
+
 // The bunny at 1e8 Pa is beyond the limit (its small tets are a fifth of
 // the cantilever's): with the whole warm start it went NaN within a second
 // of resting. It takes the converged fraction instead and settles (measured

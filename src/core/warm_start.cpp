@@ -10,6 +10,15 @@ namespace {
 // at 0.14 or more, at 1 to 16 iterations.
 constexpr float kLeastSweepsPerSquaredCrossing = 0.2f;
 
+// The same for the pressure wave, sqrt((lambda + 2 mu) / rho), which the
+// volume term carries. Scaled so that at nu = 0.3 (where the pressure
+// modulus is 7/2 of the shear modulus) both give the same limit: below
+// nu = 0.3 the shear wave decides, above it the pressure wave. The beam
+// preset hanging with the whole warm start went unstable at 1.5e8 Pa at nu
+// = 0.3, 1e8 at 0.4, 5e7 at 0.45 and 1.5e7 at 0.49, each at about 1.3 times
+// the limit this gives (docs/algorithm.md 4, "The volume term's wave").
+constexpr float kLeastSweepsPerSquaredPressureCrossing = kLeastSweepsPerSquaredCrossing * 2.0f / 7.0f;
+
 // The share of a body's tets smaller than its "small tet".
 constexpr float kSmallTetShare = 0.05f;
 
@@ -42,6 +51,15 @@ float shear_crossings_per_substep(const BodyMaterial& material, float small_tet_
     return shear_wave_m_s * h / small_tet_size_m;
 }
 
+float pressure_crossings_per_substep(const BodyMaterial& material, float small_tet_size_m,
+                                    float h)
+{
+    const LameParameters lame = lame_parameters(material.youngs_modulus_pa, material.poisson_ratio);
+    const float pressure_wave_m_s =
+        std::sqrt((lame.lambda_pa + 2.0f * lame.mu_pa) / material.density_kg_m3);
+    return pressure_wave_m_s * h / small_tet_size_m;
+}
+
 bool sweeps_keep_up(const std::vector<BodyMaterial>& materials,
                     const std::vector<float>& small_tet_sizes_m, float h, int iterations)
 {
@@ -50,7 +68,10 @@ bool sweeps_keep_up(const std::vector<BodyMaterial>& materials,
             continue;  // no tets
         }
         const float q = shear_crossings_per_substep(materials[b], small_tet_sizes_m[b], h);
-        if (static_cast<float>(iterations) < kLeastSweepsPerSquaredCrossing * q * q) {
+        const float p = pressure_crossings_per_substep(materials[b], small_tet_sizes_m[b], h);
+        const float sweeps = static_cast<float>(iterations);
+        if (sweeps < kLeastSweepsPerSquaredCrossing * q * q ||
+            sweeps < kLeastSweepsPerSquaredPressureCrossing * p * p) {
             return false;
         }
     }

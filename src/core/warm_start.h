@@ -13,7 +13,9 @@
 // body at rest taking the whole warm start went unstable at K / q^2 of
 // 0.113 or less and stayed stable at 0.14 or more, at 1 to 16 iterations;
 // the solvers take it whole from 0.2 up, and otherwise as much as the last
-// substep's sweeps converged.
+// substep's sweeps converged (at most 0.4 of it). Where nu > 0.3 the volume
+// term's pressure wave is the faster by more than the factor the limit
+// allows and decides instead.
 #pragma once
 
 #include "core/material.h"
@@ -29,7 +31,13 @@ std::vector<float> small_tet_sizes_m(const World& world);
 // in a substep of h seconds.
 float shear_crossings_per_substep(const BodyMaterial& material, float small_tet_size_m, float h);
 
+// The same for the pressure wave, sqrt((lambda + 2 mu) / rho), which the
+// volume term carries: it decides where nu > 0.3.
+float pressure_crossings_per_substep(const BodyMaterial& material, float small_tet_size_m,
+                                    float h);
+
 // Whether `iterations` sweeps a substep keep up with every body's material:
-// K / q^2 >= 0.2 for each (materials and sizes per body).
+// K / q^2 >= 0.2 for each (materials and sizes per body), and K / p^2 >=
+// 0.2 * 2 / 7 for its pressure wave (the two agree at nu = 0.3).
 bool sweeps_keep_up(const std::vector<BodyMaterial>& materials,
                     const std::vector<float>& small_tet_sizes_m, float h, int iterations);
