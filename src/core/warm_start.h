@@ -13,9 +13,9 @@
 // body at rest taking the whole warm start went unstable at K / q^2 of
 // 0.113 or less and stayed stable at 0.14 or more, at 1 to 16 iterations;
 // the solvers take it whole from 0.2 up, and otherwise as much as the last
-// substep's sweeps converged (at most 0.4 of it). Where nu > 0.3 the volume
-// term's pressure wave is the faster by more than the factor the limit
-// allows and decides instead.
+// substep's sweeps converged (at most 0.4 of it). Above nu = 0.3 the volume
+// term's pressure wave, whose modulus is then more than 7/2 of the shear
+// modulus, decides instead.
 #pragma once
 
 #include "core/material.h"
