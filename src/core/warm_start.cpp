@@ -23,6 +23,15 @@ constexpr float kLeastSweepsPerSquaredPressureCrossing =
 // The share of a body's tets smaller than its "small tet".
 constexpr float kSmallTetShare = 0.05f;
 
+// How many small tets a wave of elastic modulus `modulus_pa` in `material`
+// crosses in a substep of h seconds.
+float wave_crossings_per_substep(float modulus_pa, const BodyMaterial& material,
+                                 float small_tet_size_m, float h)
+{
+    const float wave_m_s = std::sqrt(modulus_pa / material.density_kg_m3);
+    return wave_m_s * h / small_tet_size_m;
+}
+
 }  // namespace
 
 std::vector<float> small_tet_sizes_m(const World& world)
@@ -48,17 +57,15 @@ std::vector<float> small_tet_sizes_m(const World& world)
 float shear_crossings_per_substep(const BodyMaterial& material, float small_tet_size_m, float h)
 {
     const LameParameters lame = lame_parameters(material.youngs_modulus_pa, material.poisson_ratio);
-    const float shear_wave_m_s = std::sqrt(lame.mu_pa / material.density_kg_m3);
-    return shear_wave_m_s * h / small_tet_size_m;
+    return wave_crossings_per_substep(lame.mu_pa, material, small_tet_size_m, h);
 }
 
 float pressure_crossings_per_substep(const BodyMaterial& material, float small_tet_size_m,
                                     float h)
 {
     const LameParameters lame = lame_parameters(material.youngs_modulus_pa, material.poisson_ratio);
-    const float pressure_wave_m_s =
-        std::sqrt((lame.lambda_pa + 2.0f * lame.mu_pa) / material.density_kg_m3);
-    return pressure_wave_m_s * h / small_tet_size_m;
+    return wave_crossings_per_substep(lame.lambda_pa + 2.0f * lame.mu_pa, material,
+                                      small_tet_size_m, h);
 }
 
 bool sweeps_keep_up(const std::vector<BodyMaterial>& materials,
