@@ -1,8 +1,9 @@
 #version 430 core
 // Body contact, once per substep, 6 of 6: each surface vertex's candidates
 // are the nearest triangles of its near list within the search radius, at
-// most one face per body it lies behind, and its deep pair if the search
-// found it inside a body. As BodyContacts::pick_for_vertex.
+// most one face per other body it lies behind (cm_pair_behind_may_touch),
+// and its deep pair if the search found it inside a body. As
+// BodyContacts::pick_for_vertex.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
 #include "contact_common.glsl"
@@ -18,7 +19,9 @@ void main()
     if (s >= u_contact_counts.y) {
         return;
     }
-    vec3 x = positions[surface_vertices[s]].xyz;
+    uint v = surface_vertices[s];
+    vec3 x = positions[v].xyz;
+    uint vertex_body = floatBitsToUint(contact_vertices[v].w);
     float radius = u_contact_hash.z;
     CmNearest picked;
     cm_nearest_clear(picked);
@@ -36,8 +39,11 @@ void main()
         float d = cm_point_triangle_distance(x, a, b, c);
         if (d < radius) {
             uint body = floatBitsToUint(contact_vertices[triangle_corner(f, 0u)].w);
-            uint group = 2u * body + (cm_behind_triangle(x, a, b, c) ? 1u : 0u);
-            cm_nearest_insert(picked, CONTACTS_PER_VERTEX, f, d, group);
+            bool behind = cm_behind_triangle(x, a, b, c);
+            if (behind && !cm_pair_behind_may_touch(vertex_body, body)) {
+                continue;
+            }
+            cm_nearest_insert(picked, CONTACTS_PER_VERTEX, f, d, 2u * body + (behind ? 1u : 0u));
         }
     }
     cm_nearest_keep_one_behind_per_body(picked, CONTACTS_PER_VERTEX);

@@ -306,6 +306,72 @@ TEST(BodyContact, BeamEndPressedDeepIntoItsMiddleStaysOutOfIt)
     EXPECT_LE(with.end_depth_m, 3e-3) << "the free end stays out of its own body";
 }
 
+TEST(BodyContact, ABodySquashedFlatterThanTheSearchRadiusDoesNotTouchItself)
+{
+    // A 0.5 m cube squashed to 2 cm, every tet the right way out: each top
+    // vertex lies behind the bottom faces under it, 2 cm away, far from its
+    // neighbourhood. That is the body's inside, not a contact: pushed out
+    // through the bottom, the top vertices turned the tets between inside out
+    // (cm_pair_behind_may_touch). Two such cubes laid one on the other still
+    // touch each other.
+    WorldDesc desc = weightless_world("squashed cubes");
+    desc.bodies.push_back(lattice_cube(0.5f, 6, {0.0f, 1.0f, 0.0f}));
+    desc.bodies.push_back(lattice_cube(0.5f, 6, {0.0f, 2.0f, 0.0f}));
+    const std::shared_ptr<const World> world = assembled(desc);
+    ASSERT_TRUE(world);
+    const TetMesh& mesh = *world->mesh;
+    std::vector<glm::vec3> x = mesh.rest_positions;
+    const float squash = 0.04f;
+    for (uint32_t v = 0; v < mesh.vertex_count(); ++v) {
+        // Each to 2 cm about y = 1 m, the second cube's bottom 1 mm above the first's top.
+        const float centre = world->vertex_body[v] == 0 ? 1.0f : 1.021f;
+        const float rest_centre = world->vertex_body[v] == 0 ? 1.0f : 2.0f;
+        x[v].y = centre + squash * (mesh.rest_positions[v].y - rest_centre);
+    }
+    ASSERT_EQ(compute_stats(mesh, x, {}).inverted_tets, 0u);
+    // Behind their own bottom faces within reach: what was pushed before.
+    size_t behind_own = 0;
+    const ContactLayout layout = ContactLayout::make(*world);
+    for (const uint32_t v : layout.surface_vertices) {
+        for (uint32_t f = 0; f < mesh.surface_triangles.size(); ++f) {
+            const glm::uvec3& t = mesh.surface_triangles[f];
+            behind_own += layout.triangle_body[f] == world->vertex_body[v] &&
+                          contact_math::cm_behind_triangle(x[v], x[t.x], x[t.y], x[t.z]) &&
+                          contact_math::cm_point_triangle_distance(x[v], x[t.x], x[t.y], x[t.z]) <
+                              kContactSearchRadiusM &&
+                          !contact_math::cm_rest_neighbours(
+                              mesh.rest_positions[v], mesh.rest_positions[t.x],
+                              mesh.rest_positions[t.y], mesh.rest_positions[t.z],
+                              layout.rest_exclusion_m[world->vertex_body[v]]);
+        }
+    }
+    BodyContacts contacts;
+    contacts.load(*world);
+    WorkerTeam one(1);
+    contacts.find(x, one);
+    size_t own_behind = 0;
+    size_t across = 0;
+    for (size_t s = 0; s < layout.surface_vertices.size(); ++s) {
+        const uint32_t v = layout.surface_vertices[s];
+        for (uint32_t i = 0; i < kContactsPerVertex; ++i) {
+            const uint32_t f = contacts.candidate_triangles()[s * kContactsPerVertex + i];
+            if (f == kNoContact) continue;
+            const glm::uvec3& t = mesh.surface_triangles[f & ~contact_math::CM_DEEP_PAIR];
+            if (layout.triangle_body[f & ~contact_math::CM_DEEP_PAIR] != world->vertex_body[v]) {
+                ++across;
+            } else if (contact_math::cm_behind_triangle(x[v], x[t.x], x[t.y], x[t.z])) {
+                ++own_behind;
+            }
+        }
+    }
+    std::printf("%zu vertex-face pairs across a body within reach; candidates: %zu of them, "
+                "%zu between the two bodies\n",
+                behind_own, own_behind, across);
+    EXPECT_GT(behind_own, 100u);
+    EXPECT_EQ(own_behind, 0u);
+    EXPECT_GT(across, 20u);
+}
+
 TEST(BodyContact, DeepVerticesAreExactlyThoseInsideAnotherBodysTets)
 {
     // Three cubes overlapping each other and one far from them: the search
@@ -339,9 +405,10 @@ TEST(BodyContact, DeepVerticesAreExactlyThoseInsideAnotherBodysTets)
 
 // The candidates a look at every surface triangle and every tet picks for
 // each surface vertex of the world at `x`: the nearest within the search
-// radius, apart from the vertex's own neighbourhood, one face behind per
-// body, and the deep pair of the least exit triangle over the other bodies'
-// tets that hold it (BodyContacts::find's result, without its hashes, near
+// radius, apart from the vertex's own neighbourhood and its own body's
+// faces it lies behind, one face behind per other body, and the deep pair
+// of the least exit triangle over the other bodies' tets that hold it
+// (BodyContacts::find's result, without its hashes, near
 // lists, boxes or rest spheres).
 static std::vector<uint32_t> candidates_of_a_look_at_everything(const World& world,
                                                          const ContactLayout& layout,
@@ -368,6 +435,9 @@ static std::vector<uint32_t> candidates_of_a_look_at_everything(const World& wor
             const float d = cm::cm_point_triangle_distance(x[v], x[t.x], x[t.y], x[t.z]);
             if (d < kContactSearchRadiusM) {
                 const bool behind = cm::cm_behind_triangle(x[v], x[t.x], x[t.y], x[t.z]);
+                if (behind && layout.triangle_body[f] == body) {
+                    continue;  // across its own body (cm_pair_behind_may_touch)
+                }
                 cm::cm_nearest_insert(picked, kContactsPerVertex, f,
                                       d, 2u * layout.triangle_body[f] + (behind ? 1u : 0u));
             }

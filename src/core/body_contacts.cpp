@@ -514,6 +514,7 @@ void BodyContacts::pick_for_vertex(size_t s, const std::vector<glm::vec3>& posit
 {
     const std::vector<glm::uvec3>& triangles = world_->mesh->surface_triangles;
     const glm::vec3 x = positions[layout_.surface_vertices[s]];
+    const uint32_t body = world_->vertex_body[layout_.surface_vertices[s]];
     cm::CmNearest picked;
     cm::cm_nearest_clear(picked);
     const uint32_t* near = &near_[s * kNearTrianglesPerVertex];
@@ -527,9 +528,13 @@ void BodyContacts::pick_for_vertex(size_t s, const std::vector<glm::vec3>& posit
         }
         const float d = cm::cm_point_triangle_distance(x, a, b, c);
         if (d < kContactSearchRadiusM) {
-            const uint32_t group = 2u * layout_.triangle_body[near[i]] +
-                                   (cm::cm_behind_triangle(x, a, b, c) ? 1u : 0u);
-            cm::cm_nearest_insert(picked, kContactsPerVertex, near[i], d, group);
+            const uint32_t triangle_body = layout_.triangle_body[near[i]];
+            const bool behind = cm::cm_behind_triangle(x, a, b, c);
+            if (behind && !cm::cm_pair_behind_may_touch(body, triangle_body)) {
+                continue;
+            }
+            cm::cm_nearest_insert(picked, kContactsPerVertex, near[i], d,
+                                  2u * triangle_body + (behind ? 1u : 0u));
         }
     }
     cm::cm_nearest_keep_one_behind_per_body(picked, kContactsPerVertex);
