@@ -6,7 +6,8 @@
 // The two touch disjoint data, so fusing them only saves a launch. With
 // Jacobi it also sets the tet's multipliers to zero (a kernel's stores: a
 // buffer clear of the driver's ran at PCIe speed on NVIDIA's, 1.3 ms a
-// substep for a million tets).
+// substep for a million tets). Its first invocation steps the volume
+// barrier's latch.
 #define SIM_NO_GATHER_OR_SURFACE
 #include "sim_common.glsl"
 #include "substep_math.glsl"
@@ -15,6 +16,7 @@ layout(local_size_x = 64) in;
 // tet_step.glsl's multipliers, ten floats a tet.
 layout(std430, binding = 27) writeonly buffer TetMultipliers { float tet_multipliers[]; };
 uniform uint u_clear_tet_multipliers;  // 1: Jacobi, every substep from zero
+#include "tet_pass_state.glsl"
 
 void predict_vertex(uint v)
 {
@@ -32,6 +34,13 @@ void predict_vertex(uint v)
 void main()
 {
     uint i = gl_GlobalInvocationID.x;
+    if (i == 0u) {
+        // The volume barrier's latch (tet_pass_state.glsl).
+        if (volume_inverted_seen == 0u) {
+            volume_barrier_engaged = 1u;
+        }
+        volume_inverted_seen = 0u;
+    }
     if (i < u_counts.x) {
         predict_vertex(i);
     }

@@ -453,6 +453,33 @@ TM_FN float tm_xpbd_dlambda(float C, vec3 g0, vec3 g1, vec3 g2, vec3 g3, vec4 w,
     return dlambda;
 }
 
+// The volume term's barrier (docs/algorithm.md 2, "A barrier against
+// collapse"). lambda/2 (J - 1)^2 is finite at J = 0, so a body far softer
+// than its own weight (a 0.5 m cube at 100 Pa to 3 kPa: rho g H = 4.9 kPa)
+// flattened through zero volume and stayed inside out. Below J_b the
+// constraint is C = 2 J_b - 1 - J_b^2 / J instead of J - 1 (the same value
+// and slope at J_b), whose energy lambda/2 C^2 grows without bound as J falls
+// to zero; below J_b / 8 it goes on along its tangent there (slope 64), so
+// that a tet already pushed through zero is pushed back as hard, and the
+// step stays finite. Only while the barrier is engaged (tm_solve_tet's
+// caller): a body that starts inside out (a mirrored mesh) must pass
+// through zero volume to turn back, which the barrier would forbid.
+const float TM_VOLUME_BARRIER_J = 0.3f;
+const float TM_VOLUME_BARRIER_TANGENT_J = 0.01875f;  // J_b / 16
+
+// The volume constraint's value at J, and its slope dC/dJ.
+TM_FN float tm_volume_constraint(float J, bool barrier, TM_OUT(float) slope)
+{
+    if (!barrier || J >= TM_VOLUME_BARRIER_J) {
+        slope = 1.0f;
+        return J - 1.0f;
+    }
+    float ratio = TM_VOLUME_BARRIER_J / max(J, TM_VOLUME_BARRIER_TANGENT_J);
+    slope = ratio * ratio;
+    return (2.0f * TM_VOLUME_BARRIER_J - 1.0f) - TM_VOLUME_BARRIER_J * ratio +
+           slope * min(J - TM_VOLUME_BARRIER_TANGENT_J, 0.0f);
+}
+
 // F = sum_a x_a b_a^T, with b_1..b_3 the rows of B and b_0 = -(b_1 + b_2 +
 // b_3). The shape constraint's nine entries C = F - R (R held) have the
 // gradients dC_ij / dx_a = e_i b_a_j, so the XPBD system of all nine is
@@ -592,16 +619,20 @@ TM_FN mat3 tm_sliver_shape_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3
 // same 1 / (2 mu V0) as for |F - R|: the energy mu V0 |F - R|^2 is the
 // same); sliver > 0 takes a sliver's shape step (tm_sliver_shape_step);
 // rotation is the tet's last rotation, which the step updates
-// (tm_tet_rotation). residual is |C + alpha~ lambda| before the step, both
-// constraints summed; shape_step is the size |dLambda| of the shape
-// multiplier's step, which the warm start's fraction follows.
+// (tm_tet_rotation). volume_barrier engages tm_volume_constraint's barrier.
+// residual is |C + alpha~ lambda| before the step, both constraints summed;
+// shape_step is the size |dLambda| of the shape multiplier's step, which
+// the warm start's fraction follows; inverted says whether the volume step
+// found the tet inside out or flat (J <= 0), which the barrier's latch
+// follows.
 TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
                         float rest_volume, float sliver, float alpha_arap_tilde,
-                        float alpha_volume_tilde, bool volume_enabled, float omega,
-                        TM_INOUT(mat3) lambda_shape, TM_INOUT(float) lambda_volume,
-                        TM_INOUT(vec4) rotation, TM_OUT(vec3) d0, TM_OUT(vec3) d1,
-                        TM_OUT(vec3) d2, TM_OUT(vec3) d3, TM_OUT(float) residual,
-                        TM_OUT(float) shape_step)
+                        float alpha_volume_tilde, bool volume_enabled, bool volume_barrier,
+                        float omega, TM_INOUT(mat3) lambda_shape,
+                        TM_INOUT(float) lambda_volume, TM_INOUT(vec4) rotation,
+                        TM_OUT(vec3) d0, TM_OUT(vec3) d1, TM_OUT(vec3) d2, TM_OUT(vec3) d3,
+                        TM_OUT(float) residual, TM_OUT(float) shape_step,
+                        TM_OUT(bool) inverted)
 {
     // Shape: dLambda = -(F - R + alpha~ Lambda) (W + alpha~ I)^-1, each
     // corner moved by w_a dLambda b_a. The whole matrix keeps the direction
@@ -627,14 +658,21 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
                       dot(dlambda[2], dlambda[2]));
 
     // Volume, on the positions after the shape step: J = det(Ds) / (6 V0).
+    inverted = false;
     if (volume_enabled) {
         vec3 p0 = x0 + d0;
         vec3 g1;
         vec3 g2;
         vec3 g3;
         tm_volume_gradients(p0, x1 + d1, x2 + d2, x3 + d3, rest_volume, g1, g2, g3);
+        float J = dot(x1 + d1 - p0, g1);  // e1 . (e2 x e3) / (6 V0)
+        inverted = J <= 0.0f;
+        float slope;
+        float Cv = tm_volume_constraint(J, volume_barrier, slope);
+        g1 *= slope;
+        g2 *= slope;
+        g3 *= slope;
         vec3 g0 = -(g1 + g2 + g3);
-        float Cv = dot(x1 + d1 - p0, g1) - 1.0f;  // e1 . (e2 x e3) / (6 V0) - 1 = J - 1
         residual += abs(Cv + alpha_volume_tilde * lambda_volume);
         float dlambda_volume = tm_xpbd_dlambda(Cv, g0, g1, g2, g3, w, alpha_volume_tilde,
                                                omega, lambda_volume);
@@ -649,11 +687,16 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
 // corrections that the multipliers a substep starts with stand for, at the
 // predicted positions x0..x3 (the volume's gradients taken there), for the
 // caller to apply before the first iteration. At rest they are the whole
-// answer, and the iterations have nothing left to do.
+// answer, and the iterations have nothing left to do. A tet within the
+// engaged barrier (J < J_b at the predicted positions) starts its volume
+// multiplier from zero: the barrier's slope there changes many times over
+// from one substep to the next, and the force kept from the last one, put
+// along the new slope, threw a yanked body apart.
 TM_FN void tm_warm_start_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
-                             float rest_volume, bool volume_enabled, mat3 lambda_shape,
-                             float lambda_volume, TM_OUT(vec3) d0, TM_OUT(vec3) d1,
-                             TM_OUT(vec3) d2, TM_OUT(vec3) d3)
+                             float rest_volume, bool volume_enabled, bool volume_barrier,
+                             mat3 lambda_shape, TM_INOUT(float) lambda_volume,
+                             TM_OUT(vec3) d0, TM_OUT(vec3) d1, TM_OUT(vec3) d2,
+                             TM_OUT(vec3) d3)
 {
     tm_shape_corrections(lambda_shape, B, w, d0, d1, d2, d3);
     if (volume_enabled) {
@@ -661,6 +704,9 @@ TM_FN void tm_warm_start_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
         vec3 g2;
         vec3 g3;
         tm_volume_gradients(x0, x1, x2, x3, rest_volume, g1, g2, g3);
+        if (volume_barrier && dot(x1 - x0, g1) < TM_VOLUME_BARRIER_J) {
+            lambda_volume = 0.0f;
+        }
         d0 -= (w.x * lambda_volume) * (g1 + g2 + g3);
         d1 += (w.y * lambda_volume) * g1;
         d2 += (w.z * lambda_volume) * g2;

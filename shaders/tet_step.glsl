@@ -24,9 +24,7 @@ vec3 start_position(uint v)
 // the warm start (Gauss-Seidel); predict.comp clears them every substep
 // for Jacobi.
 layout(std430, binding = 27) buffer TetMultipliers { float tet_multipliers[]; };
-// The fraction of its multipliers every tet starts the substep from
-// (warm_fraction.comp).
-layout(std430, binding = 28) readonly buffer WarmFraction { float warm_fraction; };
+#include "tet_pass_state.glsl"
 
 void load_multipliers(uint t, out mat3 lambda_shape, out float lambda_volume)
 {
@@ -88,10 +86,14 @@ void solve_tet_at(uint t, uvec4 tet, float omega, out vec4 w, out vec3 d0, out v
     float sliver = readout.w;
     float residual;
     float shape_step;
+    bool inverted;
     tm_solve_tet(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
                  positions[tet.w].xyz, w, B, rest_volume, sliver, alpha_arap, alpha_volume,
-                 volume_enabled, omega, lambda_shape, lambda_volume, rotation, d0, d1, d2, d3,
-                 residual, shape_step);
+                 volume_enabled, volume_barrier_engaged != 0u, omega, lambda_shape,
+                 lambda_volume, rotation, d0, d1, d2, d3, residual, shape_step, inverted);
+    if (inverted) {
+        volume_inverted_seen = 1u;  // every writer writes the same value
+    }
     tet_rotations[t] = uvec2(packSnorm2x16(vec2(rotation.x, rotation.y)),
                              packSnorm2x16(vec2(rotation.z, rotation.w)));
     store_multipliers(t, lambda_shape, lambda_volume);
@@ -183,14 +185,15 @@ void warm_start_tet_in_place(uint t)
     float fraction = lambdas[t].w > 0.0f ? 0.0f : warm_fraction;
     lambda_shape *= fraction;
     lambda_volume *= fraction;
-    store_multipliers(t, lambda_shape, lambda_volume);
     vec3 d0;
     vec3 d1;
     vec3 d2;
     vec3 d3;
     tm_warm_start_tet(corners.predicted[0], corners.predicted[1], corners.predicted[2],
-                      corners.predicted[3], w, B, rest.b0.w, rest.b2.w >= 0.0f, lambda_shape,
-                      lambda_volume, d0, d1, d2, d3);
+                      corners.predicted[3], w, B, rest.b0.w, rest.b2.w >= 0.0f,
+                      volume_barrier_engaged != 0u, lambda_shape, lambda_volume, d0, d1, d2,
+                      d3);
+    store_multipliers(t, lambda_shape, lambda_volume);
     write_corrections(tet, corners, w, d0, d1, d2, d3);
 }
 

@@ -13,7 +13,7 @@
 #include "chunk_sums.glsl"
 layout(local_size_x = CHUNK_GROUP) in;
 
-layout(std430, binding = 28) writeonly buffer WarmFraction { float warm_fraction; };
+#include "tet_pass_state.glsl"
 uniform uint u_phase;
 
 void main()

@@ -157,6 +157,9 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
     ASSERT_FALSE(kernels.empty());
     EXPECT_STREQ(kernels.back().name, "sse2");
 
+    // With the volume barrier and without: the deformed cube's inverted and
+    // squeezed tets take the barrier's both branches.
+    for (const bool barrier : {false, true})
     for (const TetBlockKernelInfo& kernel : kernels) {
         TetBlocks blocks = make_tet_blocks(*mesh, kernel.lanes);
         const std::vector<uint32_t> slot_tets = block_slot_tets(blocks, *mesh);
@@ -190,9 +193,9 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
             }
         }
         std::vector<glm::vec3> corrections = input.corrections;
-        std::vector<BlockSums> sums(blocks.block_count, BlockSums{0.0, 0.0});
+        std::vector<BlockSums> sums(blocks.block_count, BlockSums{0.0, 0.0, 0u});
         const TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start[0].x,
-                                input.inverse_masses.data(), inv_h2, true};
+                                input.inverse_masses.data(), inv_h2, true, barrier};
         // One colour: its tets share no vertex, so each tet's step is
         // independent and comparable with the scalar one on its own.
         const size_t color = 1;
@@ -206,6 +209,8 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
         double worst = 0.0;
         std::vector<double> scalar_residuals(blocks.block_count, 0.0);
         std::vector<double> scalar_shape_steps(blocks.block_count, 0.0);
+        std::vector<uint32_t> scalar_inverted(blocks.block_count, 0u);
+        size_t squeezed = 0;  // J below the barrier's J_b before the step
         for (size_t slot = blocks.color_blocks[color] * blocks.lanes;
              slot < blocks.color_blocks[color + 1] * blocks.lanes; ++slot) {
             const uint32_t t = slot_tets[slot];
@@ -227,12 +232,18 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
             glm::vec3 d[4];
             float residual = 0.0f;
             float shape_step = 0.0f;
+            bool inverted = false;
             const bool volume_on = volume_compliances[t] >= 0.0f;
+            squeezed += volume_on &&
+                        glm::determinant(tet_math::tm_deformation_gradient(
+                            x[0], x[1], x[2], x[3], inv_rest_shape(*mesh, t))) <
+                            tet_math::TM_VOLUME_BARRIER_J;
             tet_math::tm_solve_tet(x[0], x[1], x[2], x[3], w, inv_rest_shape(*mesh, t), v0,
                                    test_sliver(t), shape_compliances[t] * inv_h2,
                                    volume_on ? volume_compliances[t] * inv_h2 : 0.0f, volume_on,
-                                   1.0f, lambda_shape, lambda_volume, rotation, d[0], d[1], d[2],
-                                   d[3], residual, shape_step);
+                                   barrier, 1.0f, lambda_shape, lambda_volume, rotation, d[0],
+                                   d[1], d[2], d[3], residual, shape_step, inverted);
+            scalar_inverted[slot / blocks.lanes] += inverted ? 1u : 0u;
             tet_math::tm_keep_angular_momentum(input.start[tet.x], input.start[tet.y],
                                                input.start[tet.z], input.start[tet.w], w, d[0],
                                                d[1], d[2], d[3]);
@@ -269,10 +280,12 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
             }
             ++compared;
         }
-        std::printf("%s (%d lanes): %zu tets (%zu at rest, %zu as slivers, %zu of them "
-                    "inverted), worst correction error %.2e of the step\n",
-                    kernel.name, kernel.lanes, compared, at_rest, slivers, inverted_slivers,
-                    worst);
+        std::printf("%s (%d lanes), volume barrier %s: %zu tets (%zu at rest, %zu as slivers, "
+                    "%zu of them inverted, %zu squeezed below J_b), worst correction error "
+                    "%.2e of the step\n",
+                    kernel.name, kernel.lanes, barrier ? "on" : "off", compared, at_rest, slivers,
+                    inverted_slivers, squeezed, worst);
+        EXPECT_GE(squeezed, 5u) << kernel.name;
         EXPECT_GT(compared, 20u) << kernel.name;
         EXPECT_GT(at_rest, 0u) << kernel.name;
         EXPECT_GT(slivers, 10u) << kernel.name;
@@ -286,6 +299,8 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
                         1e-4 * scalar_shape_steps[block] + 1e-9)
                 << kernel.name << " block " << block;
             EXPECT_GT(sums[block].shape_step, 0.0) << kernel.name << " block " << block;
+            EXPECT_EQ(sums[block].inverted, scalar_inverted[block])
+                << kernel.name << " block " << block;
         }
         // The dummy vertex of the padding lanes never moves.
         EXPECT_EQ(corrections.back(), glm::vec3(0.0f)) << kernel.name;
@@ -301,6 +316,9 @@ TEST(TetBlockKernel, EveryKernelWarmStartsAsTheScalarWarmStart)
     const std::vector<float>& shape_compliances = compliances.shape;
     const std::vector<float>& volume_compliances = compliances.volume;
     const float fraction = 0.75f;
+    // With the volume barrier the squeezed tets start their volume
+    // multiplier from zero.
+    for (const bool barrier : {false, true})
     for (const TetBlockKernelInfo& kernel : available_tet_block_kernels()) {
         TetBlocks blocks = make_tet_blocks(*mesh, kernel.lanes);
         const std::vector<uint32_t> slot_tets = block_slot_tets(blocks, *mesh);
@@ -309,7 +327,7 @@ TEST(TetBlockKernel, EveryKernelWarmStartsAsTheScalarWarmStart)
         set_test_slivers(blocks, slot_tets);
         std::vector<glm::vec3> corrections = input.corrections;
         TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start[0].x,
-                          input.inverse_masses.data(), 600.0f * 600.0f, true};
+                          input.inverse_masses.data(), 600.0f * 600.0f, true, barrier};
         step.warm_start = true;
         step.warm_fraction = fraction;
         const size_t color = 2;
@@ -317,6 +335,7 @@ TEST(TetBlockKernel, EveryKernelWarmStartsAsTheScalarWarmStart)
                      blocks.color_blocks[color + 1], nullptr);
         size_t compared = 0;
         size_t slivers = 0;
+        size_t dropped = 0;  // volume multipliers the barrier started from zero
         for (size_t slot = blocks.color_blocks[color] * blocks.lanes;
              slot < blocks.color_blocks[color + 1] * blocks.lanes; ++slot) {
             const uint32_t t = slot_tets[slot];
@@ -328,13 +347,15 @@ TEST(TetBlockKernel, EveryKernelWarmStartsAsTheScalarWarmStart)
             const bool sliver = test_sliver(t) > 0.0f;
             const float tet_fraction = sliver ? 0.0f : fraction;
             const glm::mat3 lambda_shape = start_lambda_shape(slot) * tet_fraction;
-            const float lambda_volume = start_lambda_volume(slot) * tet_fraction;
+            float lambda_volume = start_lambda_volume(slot) * tet_fraction;
+            const bool kept = lambda_volume != 0.0f;
             glm::vec3 d[4];
             tet_math::tm_warm_start_tet(input.predicted[tet.x], input.predicted[tet.y],
                                         input.predicted[tet.z], input.predicted[tet.w], w,
                                         inv_rest_shape(*mesh, t), mesh->rest_volumes_m3[t],
-                                        volume_compliances[t] >= 0.0f, lambda_shape,
+                                        volume_compliances[t] >= 0.0f, barrier, lambda_shape,
                                         lambda_volume, d[0], d[1], d[2], d[3]);
+            dropped += kept && lambda_volume == 0.0f;
             tet_math::tm_keep_angular_momentum(input.start[tet.x], input.start[tet.y],
                                                input.start[tet.z], input.start[tet.w], w, d[0],
                                                d[1], d[2], d[3]);
@@ -359,6 +380,11 @@ TEST(TetBlockKernel, EveryKernelWarmStartsAsTheScalarWarmStart)
         }
         EXPECT_GT(compared, 20u) << kernel.name;
         EXPECT_GT(slivers, 10u) << kernel.name;
+        if (barrier) {
+            EXPECT_GT(dropped, 0u) << kernel.name;
+        } else {
+            EXPECT_EQ(dropped, 0u) << kernel.name;
+        }
         EXPECT_EQ(corrections.back(), glm::vec3(0.0f)) << kernel.name;
     }
 }

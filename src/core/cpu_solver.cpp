@@ -86,6 +86,7 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     grab_.reset();
     mean_residual_.reset();
     grab_max_step_m_ = grab_max_step_m(*mesh_);
+    forget_volume_barrier();
     rebuild_normals();
 }
 
@@ -98,7 +99,14 @@ void CpuSolver::set_state(const std::vector<glm::vec3>& positions,
     velocities_ = velocities;
     forget_rotations();
     forget_multipliers();
+    forget_volume_barrier();
     rebuild_normals();
+}
+
+void CpuSolver::forget_volume_barrier()
+{
+    volume_barrier_engaged_ = false;
+    volume_inverted_seen_ = true;  // until a substep's steps find none
 }
 
 void CpuSolver::forget_rotations()
@@ -130,7 +138,7 @@ void CpuSolver::lay_out_blocks()
         array->reserve(with_dummies);
         array->resize(with_dummies, glm::vec3(0.0f));
     }
-    block_sums_.assign(blocks_.block_count, BlockSums{0.0, 0.0});
+    block_sums_.assign(blocks_.block_count, BlockSums{0.0, 0.0, 0u});
     forget_multipliers();
     materials_.clear();  // the new blocks need their inverse masses and compliances
     start_team();                     // how many threads help depends on the blocks
@@ -236,6 +244,8 @@ void CpuSolver::step_frame(const SimParams& raw_params)
     times.clock = "wall clock";
     PassClock clock(pass_timing_);
     for (int substep = 0; substep < params.substeps; ++substep) {
+        volume_barrier_engaged_ = volume_barrier_engaged_ || !volume_inverted_seen_;
+        volume_inverted_seen_ = false;
         predict(params, h);
         reset_lambda(params);
         clock.charge(times.predict_ms);
@@ -361,7 +371,7 @@ TetBlockStep CpuSolver::block_step(const SimParams& params, float h)
     // The kernels read the vertex arrays as flat x y z floats.
     static_assert(sizeof(glm::vec3) == 3 * sizeof(float));
     return {&predicted_positions_[0].x, &corrections_[0].x, &start_positions_[0].x,
-            inverse_masses_.data(), k.inv_h2, k.volume_enabled};
+            inverse_masses_.data(), k.inv_h2, k.volume_enabled, volume_barrier_engaged_};
 }
 
 void CpuSolver::warm_start(const SimParams& params, float h)
@@ -411,11 +421,14 @@ float CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm
     const float alpha_volume = volume_on ? volume_compliance_[t] * k.inv_h2 : 0.0f;
     float residual = 0.0f;
     float shape_step = 0.0f;
+    bool inverted = false;
     tet_math::tm_solve_tet(positions_[tet.x], positions_[tet.y], positions_[tet.z],
                            positions_[tet.w], w, inv_rest_shapes_[t], rest_volume, slivers_[t],
-                           shape_compliance_[t] * k.inv_h2, alpha_volume, volume_on, omega,
-                           lambda_shape_[t], lambda_volume_[t], rotations_[t], d[0], d[1], d[2],
-                           d[3], residual, shape_step);
+                           shape_compliance_[t] * k.inv_h2, alpha_volume, volume_on,
+                           volume_barrier_engaged_, omega, lambda_shape_[t], lambda_volume_[t],
+                           rotations_[t], d[0], d[1], d[2], d[3], residual, shape_step,
+                           inverted);
+    volume_inverted_seen_ = volume_inverted_seen_ || inverted;
     tet_math::tm_keep_angular_momentum(start_positions_[tet.x], start_positions_[tet.y],
                                        start_positions_[tet.z], start_positions_[tet.w], w,
                                        d[0], d[1], d[2], d[3]);
@@ -438,10 +451,13 @@ double CpuSolver::solve_tets_colored(const SimParams& params, float h)
     run_blocks(block_step(params, h));
     double residual = 0.0;
     double shape_steps = 0.0;
+    uint32_t inverted = 0;
     for (const BlockSums& sums : block_sums_) {
         residual += sums.residual;
         shape_steps += sums.shape_step;
+        inverted += sums.inverted;
     }
+    volume_inverted_seen_ = volume_inverted_seen_ || inverted > 0;
     mean_residual_ = static_cast<float>(residual / mesh_->tet_count());
     return shape_steps;
 }

@@ -64,6 +64,7 @@ public:
     const std::vector<glm::vec3>& velocities() const { return velocities_; }
     const std::vector<glm::vec3>& normals() const { return normals_; }
     const BodyContacts& body_contacts() const { return contacts_; }
+    bool volume_barrier_engaged() const { return volume_barrier_engaged_; }
 
 private:
     // Per substep of length h (DESIGN.md 4.1 - 4.4).
@@ -172,6 +173,12 @@ private:
     // then the warm start takes the whole of the last multipliers.
     std::vector<float> small_tet_sizes_m_;
     bool sweeps_keep_up_ = false;
+    // The volume term's barrier (tm_volume_constraint) and its latch: engaged
+    // once a whole substep's volume steps found no tet inside out or flat,
+    // until the next load or set_state (shaders/tet_pass_state.glsl).
+    bool volume_barrier_engaged_ = false;
+    bool volume_inverted_seen_ = true;
+    void forget_volume_barrier();
     float multipliers_h_ = 0.0f;  // the substep length they were found at
     SolverMethod multipliers_method_ = SolverMethod::gauss_seidel;  // and the method
     int requested_threads_ = 1;

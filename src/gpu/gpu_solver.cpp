@@ -405,7 +405,9 @@ void GpuSolver::upload_body_at_rest()
 void GpuSolver::upload_cold_tet_state()
 {
     upload(tet_multipliers_, std::vector<float>(10 * mesh_->tet_count(), 0.0f));
-    upload(warm_fraction_, std::vector<float>{0.0f});
+    // The warm fraction 0, the volume barrier not engaged, and a tet inside
+    // out assumed until a substep's steps find none (tet_pass_state.glsl).
+    upload(tet_pass_state_, std::vector<TetPassStateBlock>{{0.0f, 0u, 1u}});
     // Packed as tet_step.glsl packs it.
     const glm::vec4 q = tet_math::TM_IDENTITY_ROTATION;
     const glm::uvec2 identity(glm::packSnorm2x16(glm::vec2(q.x, q.y)),
@@ -663,7 +665,7 @@ void GpuSolver::upload_parameters(const SimParams& params)
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kContactTetExits, contact_tet_exits_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kTetRotations, tet_rotations_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kTetMultipliers, tet_multipliers_.get());
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kWarmFraction, warm_fraction_.get());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kTetPassState, tet_pass_state_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kBodyChunks, body_chunks_.get());
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, kPartialSums, partial_sums_.get());
 }
@@ -834,7 +836,7 @@ size_t GpuSolver::buffer_bytes() const
           &contact_vertices_,
           &contact_hash_, &surface_vertices_, &contact_candidates_, &contact_sums_,
           &contact_anchors_, &contact_tet_exits_, &tet_rotations_, &tet_multipliers_,
-          &warm_fraction_, &body_chunks_, &partial_sums_, &grab_anchors_}) {
+          &tet_pass_state_, &body_chunks_, &partial_sums_, &grab_anchors_}) {
         add(*buffer);
     }
     for (const ResidualReadout& readout : residual_readouts_) add(readout.result);

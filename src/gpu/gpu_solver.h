@@ -151,11 +151,17 @@ private:
         kContactTetExits,
         kTetRotations,  // the tet passes' (shaders/tet_step.glsl)
         kTetMultipliers,
-        kWarmFraction,
+        kTetPassState,
         kBodyChunks,   // damp_wobble.comp's
         kPartialSums,  // the chunked sums' (shaders/chunk_sums.glsl)
         // solve_grab.comp's anchors, at the pick result's point (free while stepping).
         kGrabAnchors = kPickResult,
+    };
+    // Mirrors TetPassState in shaders/tet_pass_state.glsl (std430).
+    struct TetPassStateBlock {
+        float warm_fraction;
+        uint32_t volume_barrier_engaged;
+        uint32_t volume_inverted_seen;
     };
     // Mirrors GrabAnchor in shaders/solve_grab.comp (std430).
     struct GrabAnchorBlock {
@@ -340,7 +346,7 @@ private:
     GlBuffer contact_tet_exits_;
     GlBuffer tet_rotations_;  // per tet, its last rotation, packed (tet_step.glsl)
     GlBuffer tet_multipliers_;  // per tet, its ten multipliers (tet_step.glsl)
-    GlBuffer warm_fraction_;    // one float (warm_fraction.comp)
+    GlBuffer tet_pass_state_;   // TetPassStateBlock
     GlBuffer body_chunks_;   // the bodies' vertices in chunks (damp_wobble.comp)
     GlBuffer partial_sums_;  // the chunked sums' scratch (chunk_sums.glsl)
     uint32_t body_chunk_count_ = 0;

@@ -39,6 +39,8 @@ struct TetBlockStep {
     const float* inverse_masses;  // per vertex, the dummy vertex's 0 included
     float inv_h2;         // alpha~ = compliance / h^2
     bool volume_enabled;  // false: no tet has a volume term, skip it
+    // The volume term's barrier is engaged (tm_volume_constraint).
+    bool volume_barrier = false;
     // true: instead of a step, scale every multiplier by warm_fraction and
     // add the corrections they stand for (tm_warm_start_tet).
     bool warm_start = false;
@@ -56,6 +58,7 @@ struct TetBlockStep {
 struct BlockSums {
     double residual;    // |C + alpha~ lambda| before the step
     double shape_step;  // |dLambda| of the shape multipliers
+    uint32_t inverted;  // tets the volume step found inside out or flat
 };
 
 // Steps blocks [first_block, end_block), which must not share a vertex (one

@@ -74,6 +74,8 @@ constexpr float kDenominatorFloor = 1.0e-20f;
 constexpr float kHalfSqrt2 = 0.70710678118654752f;  // TM_HALF_SQRT2
 constexpr float kPolarNewtonMaxStep = 1.0e-2f;
 constexpr float kPolarDefiniteFloor = 1.0e-4f;
+constexpr float kVolumeBarrierJ = 0.3f;           // TM_VOLUME_BARRIER_J
+constexpr float kVolumeBarrierTangentJ = 0.01875f;  // TM_VOLUME_BARRIER_TANGENT_J
 
 // tm_rotation_from_half_angle. (Normalizing (ch, sh) with the hardware
 // 1/sqrt estimate and a Newton step instead was as fast, but its rounding
@@ -325,6 +327,23 @@ inline vf xpbd_dlambda(vmask active, vf C, v3 g0, v3 g1, v3 g2, v3 g3, const vf*
     return dlambda;
 }
 
+// tm_volume_constraint: C at J, and its slope dC/dJ.
+inline vf volume_constraint(vf J, bool barrier, vf& slope)
+{
+    slope = splat(1.0f);
+    if (!barrier) {
+        return J - 1.0f;
+    }
+    const vmask below = J < kVolumeBarrierJ;
+    const vf ratio = kVolumeBarrierJ / tb_max(J, splat(kVolumeBarrierTangentJ));
+    const vf barrier_slope = ratio * ratio;
+    const vf past = J - kVolumeBarrierTangentJ;
+    const vf barrier_C = (2.0f * kVolumeBarrierJ - 1.0f) - kVolumeBarrierJ * ratio +
+                         barrier_slope * select(past < 0.0f, past, splat(0.0f));
+    slope = select(below, barrier_slope, slope);
+    return select(below, barrier_C, J - 1.0f);
+}
+
 // tm_keep_angular_momentum, for every lane: a lane with a pinned corner
 // (padding too: its inverse masses are 0) or start corners on a line keeps
 // its step as it is.
@@ -511,6 +530,7 @@ inline void scatter_corrections(const TetBlockStep& step, const BlockCorners& c,
 struct LaneSums {
     vf residual;    // |C + alpha~ lambda| before the step
     vf shape_step;  // |dLambda| of the shape multiplier
+    vmask inverted;  // the volume step found the tet inside out or flat
 };
 
 // tm_deformation_gradient.
@@ -712,6 +732,7 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
         lambda_shape.c[column] = lambda_shape.c[column] + dlambda.c[column];
     }
     sums.shape_step = frobenius(dlambda);
+    sums.inverted = splat(1.0f) < 0.0f;  // none
 
     // Volume, on the positions after the shape step.
     if (step.volume_enabled) {
@@ -721,8 +742,12 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
         const v3 p0 = x[0] + d[0];
         v3 h[4];
         volume_gradients(p0, x[1] + d[1], x[2] + d[2], x[3] + d[3], inv_rest_volume, h);
+        const vf J = dot(x[1] + d[1] - p0, h[1]);
+        sums.inverted = volume_on & (splat(0.0f) >= J);
+        vf slope;
+        const vf Cv = volume_constraint(J, step.volume_barrier, slope);
+        for (int a = 1; a < 4; ++a) h[a] = h[a] * slope;
         h[0] = -(h[1] + h[2] + h[3]);
-        const vf Cv = dot(x[1] + d[1] - p0, h[1]) - 1.0f;
         sums.residual += select(volume_on, tb_abs(Cv + alpha_volume * lambda_volume), splat(0.0f));
         const vf dl =
             xpbd_dlambda(volume_on, Cv, h[0], h[1], h[2], h[3], w, alpha_volume, lambda_volume);
@@ -750,19 +775,23 @@ inline void warm_start_block(const TetBlockArrays& blocks, const TetBlockStep& s
     for (int column = 0; column < 3; ++column) {
         lambda_shape.c[column] = lambda_shape.c[column] * fraction;
     }
-    const vf lambda_volume = tb_load(blocks.lambda_volume + slot) * fraction;
-    store_m3(blocks.lambda_shape, slot, lambda_shape);
-    tb_store(blocks.lambda_volume + slot, lambda_volume);
+    vf lambda_volume = tb_load(blocks.lambda_volume + slot) * fraction;
     v3 d[4];
     shape_corrections(lambda_shape, load_m3(blocks.b, slot), w, d);
     if (step.volume_enabled) {
         const vmask volume_on = tb_load(blocks.volume_compliance + slot) >= 0.0f;
         v3 g[4];
         volume_gradients(x[0], x[1], x[2], x[3], rest_volumes.inverse, g);
+        if (step.volume_barrier) {
+            const vmask within = volume_on & (dot(x[1] - x[0], g[1]) < kVolumeBarrierJ);
+            lambda_volume = select(within, splat(0.0f), lambda_volume);
+        }
         const vf l = select(volume_on, lambda_volume, splat(0.0f));
         d[0] = d[0] - (w[0] * l) * (g[1] + g[2] + g[3]);
         for (int a = 1; a < 4; ++a) d[a] = d[a] + (w[a] * l) * g[a];
     }
+    store_m3(blocks.lambda_shape, slot, lambda_shape);
+    tb_store(blocks.lambda_volume + slot, lambda_volume);
     keep_angular_momentum(corners.start, w, d);
     scatter_corrections(step, corners, d);
 }
@@ -906,10 +935,14 @@ inline void solve_and_sum(const TetBlockArrays& blocks, const TetBlockStep& step
         const int real_tets = static_cast<int>(blocks.block_tet_count[block]);
         double residual = 0.0;
         double shape_step = 0.0;
+        uint32_t inverted = 0;
         for (int i = 0; i < real_tets; ++i) {
             residual += lane(sums.residual, b * lanes + i);
             shape_step += lane(sums.shape_step, b * lanes + i);
+            inverted += lane(select(sums.inverted, splat(1.0f), splat(0.0f)), b * lanes + i) > 0.0f
+                            ? 1u
+                            : 0u;
         }
-        block_sums[block] = {residual, shape_step};
+        block_sums[block] = {residual, shape_step, inverted};
     }
 }
