@@ -455,11 +455,11 @@ TM_FN float tm_xpbd_dlambda(float C, vec3 g0, vec3 g1, vec3 g2, vec3 g3, vec4 w,
 
 // The volume term's barrier (docs/algorithm.md 2, "A barrier against
 // collapse"). lambda/2 (J - 1)^2 is finite at J = 0, so a body far softer
-// than its own weight (a 0.5 m cube at 100 Pa to 3 kPa: rho g H = 4.9 kPa)
+// than its own weight (a 0.5 m cube at 100 Pa to 10 kPa: rho g H = 4.9 kPa)
 // flattened through zero volume and stayed inside out. Below J_b the
 // constraint is C = 2 J_b - 1 - J_b^2 / J instead of J - 1 (the same value
 // and slope at J_b), whose energy lambda/2 C^2 grows without bound as J falls
-// to zero; below J_b / 8 it goes on along its tangent there (slope 64), so
+// to zero; below J_b / 16 it goes on along its tangent there (slope 256), so
 // that a tet already pushed through zero is pushed back as hard, and the
 // step stays finite. Only while the barrier is engaged (tm_solve_tet's
 // caller): a body that starts inside out (a mirrored mesh) must pass
