@@ -17,6 +17,7 @@
 inline vf splat(float value) { return vf{} + value; }
 inline vf tb_abs(vf x) { return select(x < 0.0f, -x, x); }
 inline vf tb_max(vf a, vf b) { return select(a > b, a, b); }
+inline vf tb_min(vf a, vf b) { return select(a < b, a, b); }
 
 struct v3 {
     vf x, y, z;
@@ -74,8 +75,9 @@ constexpr float kDenominatorFloor = 1.0e-20f;
 constexpr float kHalfSqrt2 = 0.70710678118654752f;  // TM_HALF_SQRT2
 constexpr float kPolarNewtonMaxStep = 1.0e-2f;
 constexpr float kPolarDefiniteFloor = 1.0e-4f;
-constexpr float kVolumeBarrierJ = 0.3f;           // TM_VOLUME_BARRIER_J
+constexpr float kVolumeBarrierJ = 0.3f;              // TM_VOLUME_BARRIER_J
 constexpr float kVolumeBarrierTangentJ = 0.01875f;  // TM_VOLUME_BARRIER_TANGENT_J
+constexpr int kVolumeBarrierExtraSteps = 4;          // TM_VOLUME_BARRIER_EXTRA_STEPS
 
 // tm_rotation_from_half_angle. (Normalizing (ch, sh) with the hardware
 // 1/sqrt estimate and a Newton step instead was as fast, but its rounding
@@ -674,6 +676,36 @@ inline m3 tet_rotation(const TetBlockArrays& blocks, size_t slot, const m3& F, c
     return R;
 }
 
+// tm_volume_step for the lanes `on` (the others' corrections and
+// multipliers kept, their residual 0); J is every lane's.
+inline vf volume_step(const v3* x, const vf* w, vf inv_rest_volume, vf alpha_volume,
+                      bool barrier, bool only_within_barrier, vmask on, vf& lambda_volume,
+                      v3* d, vf& J)
+{
+    const v3 p0 = x[0] + d[0];
+    v3 g[4];
+    volume_gradients(p0, x[1] + d[1], x[2] + d[2], x[3] + d[3], inv_rest_volume, g);
+    J = dot(x[1] + d[1] - p0, g[1]);
+    const vmask active = only_within_barrier ? on & (J < kVolumeBarrierJ) : on;
+    vf slope;
+    const vf C = volume_constraint(J, barrier, slope);
+    for (int a = 1; a < 4; ++a) g[a] = g[a] * slope;
+    g[0] = -(g[1] + g[2] + g[3]);
+    const vf residual = select(active, tb_abs(C + alpha_volume * lambda_volume), splat(0.0f));
+    const vf lambda_before = lambda_volume;
+    vf dl = xpbd_dlambda(active, C, g[0], g[1], g[2], g[3], w, alpha_volume, lambda_volume);
+    if (only_within_barrier) {
+        const vf weight = tb_min(tb_max((kVolumeBarrierJ - J) *
+                                            (1.0f / (kVolumeBarrierJ - kVolumeBarrierTangentJ)),
+                                        splat(0.0f)),
+                                 splat(1.0f));
+        dl = dl * weight;
+        lambda_volume = lambda_before + dl;
+    }
+    for (int a = 0; a < 4; ++a) d[a] = d[a] + (w[a] * dl) * g[a];
+    return residual;
+}
+
 // tm_solve_tet on one block.
 inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
 {
@@ -739,19 +771,20 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
         const vf volume_compliance = tb_load(blocks.volume_compliance + slot);
         const vmask volume_on = volume_compliance >= 0.0f;  // per body: lambda > 0
         const vf alpha_volume = volume_compliance * step.inv_h2;
-        const v3 p0 = x[0] + d[0];
-        v3 h[4];
-        volume_gradients(p0, x[1] + d[1], x[2] + d[2], x[3] + d[3], inv_rest_volume, h);
-        const vf J = dot(x[1] + d[1] - p0, h[1]);
+        vf J;
+        sums.residual += volume_step(x, w, inv_rest_volume, alpha_volume, step.volume_barrier,
+                                     false, volume_on, lambda_volume, d, J);
         sums.inverted = volume_on & (splat(0.0f) >= J);
-        vf slope;
-        const vf Cv = volume_constraint(J, step.volume_barrier, slope);
-        for (int a = 1; a < 4; ++a) h[a] = h[a] * slope;
-        h[0] = -(h[1] + h[2] + h[3]);
-        sums.residual += select(volume_on, tb_abs(Cv + alpha_volume * lambda_volume), splat(0.0f));
-        const vf dl =
-            xpbd_dlambda(volume_on, Cv, h[0], h[1], h[2], h[3], w, alpha_volume, lambda_volume);
-        for (int a = 0; a < 4; ++a) d[a] = d[a] + (w[a] * dl) * h[a];
+        // Per lane, as tm_solve_tet's loop: on while its last step began
+        // within the barrier.
+        vmask within = volume_on & (J < kVolumeBarrierJ);
+        for (int extra = 0; step.volume_barrier && extra < kVolumeBarrierExtraSteps &&
+                            any_lane(within);
+             ++extra) {
+            volume_step(x, w, inv_rest_volume, alpha_volume, true, true, within, lambda_volume,
+                        d, J);
+            within = within & (J < kVolumeBarrierJ);
+        }
     }
     store_m3(blocks.lambda_shape, slot, lambda_shape);
     tb_store(blocks.lambda_volume + slot, lambda_volume);
