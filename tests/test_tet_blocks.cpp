@@ -65,6 +65,8 @@ TEST(TetBlocks, EveryTetInOneLaneWithItsRestVolumeAndBodysCompliances)
                 const uint32_t t = slot_tets[slot];
                 if (t == kPaddingSlot) {
                     EXPECT_GE(static_cast<uint32_t>(blocks.corner[0][slot]), blocks.dummy_vertex);
+                    EXPECT_LT(blocks.volume_compliance[slot], 0.0f)
+                        << "padding, collapsed, takes no volume step";
                     continue;
                 }
                 ++lanes_of_tet[t];

@@ -259,7 +259,9 @@ void CpuSolver::step_frame(const SimParams& raw_params)
         }
         for (int iteration = 0; iteration < params.iterations; ++iteration) {
             if (params.method == SolverMethod::gauss_seidel) {
-                const double shape_steps = solve_tets_colored(params, h);
+                const bool first_or_last =
+                    iteration == 0 || iteration == params.iterations - 1;
+                const double shape_steps = solve_tets_colored(params, h, first_or_last);
                 if (iteration == 0) {
                     first_shape_steps_ = shape_steps;
                 }
@@ -446,18 +448,21 @@ void CpuSolver::solve_tets(const SimParams& params, float h)
     mean_residual_ = static_cast<float>(residual / mesh_->tet_count());
 }
 
-double CpuSolver::solve_tets_colored(const SimParams& params, float h)
+double CpuSolver::solve_tets_colored(const SimParams& params, float h, bool sums)
 {
-    run_blocks(block_step(params, h));
+    TetBlockStep step = block_step(params, h);
+    step.sums = sums;
+    run_blocks(step);
+    uint32_t inverted = 0;
+    for (const BlockSums& block : block_sums_) inverted += block.inverted;
+    volume_inverted_seen_ = volume_inverted_seen_ || inverted > 0;
+    if (!sums) return 0.0;
     double residual = 0.0;
     double shape_steps = 0.0;
-    uint32_t inverted = 0;
-    for (const BlockSums& sums : block_sums_) {
-        residual += sums.residual;
-        shape_steps += sums.shape_step;
-        inverted += sums.inverted;
+    for (const BlockSums& block : block_sums_) {
+        residual += block.residual;
+        shape_steps += block.shape_step;
     }
-    volume_inverted_seen_ = volume_inverted_seen_ || inverted > 0;
     mean_residual_ = static_cast<float>(residual / mesh_->tet_count());
     return shape_steps;
 }
@@ -496,14 +501,11 @@ void CpuSolver::run_blocks(const TetBlockStep& step)
             }
             for (size_t c = phase.first_segment; c < phase.first_segment + phase.colors; ++c) {
                 // Within a colour no vertex is shared: the blocks are
-                // independent, and each member takes a run of them in whole
-                // pairs (the kernel steps two blocks at once).
+                // independent, and each member takes a run of them.
                 const size_t first = blocks_.color_blocks[c];
                 const size_t end = blocks_.color_blocks[c + 1];
-                const size_t pairs = (end - first + 1) / 2;
-                const size_t pairs_each = (pairs + members - 1) / members;
-                solve_segment(c, first + 2 * pairs_each * member,
-                              first + 2 * pairs_each * (member + 1));
+                const size_t each = (end - first + members - 1) / members;
+                solve_segment(c, first + each * member, first + each * (member + 1));
                 active_team_->barrier();  // the next colour reads what this one wrote
             }
         }

@@ -92,8 +92,10 @@ private:
     void apply_deltas(const SimParams& params);
     // Gauss-Seidel iteration: colour by colour, SIMD block by block, into
     // the corrections; then the positions follow, projected onto the ground.
-    // Returns the sum of the tets' shape steps.
-    double solve_tets_colored(const SimParams& params, float h);
+    // With `sums`, returns the sum of the tets' shape steps and updates the
+    // mean residual; without, returns 0 (an iteration between the first and
+    // the last, whose sums nothing reads).
+    double solve_tets_colored(const SimParams& params, float h, bool sums);
     // Before the first Gauss-Seidel iteration: the last substep's multipliers,
     // scaled by the fraction its convergence allows, applied to the
     // predicted positions (docs/algorithm.md 4, "Stiffer materials").

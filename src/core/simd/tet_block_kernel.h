@@ -41,6 +41,10 @@ struct TetBlockStep {
     bool volume_enabled;  // false: no tet has a volume term, skip it
     // The volume term's barrier is engaged (tm_volume_constraint).
     bool volume_barrier = false;
+    // false: count only the tets found inside out, not the sums of the
+    // residuals and multiplier steps (block_sums' doubles are left alone;
+    // the solver reads them after the first and the last iteration only).
+    bool sums = true;
     // true: instead of a step, scale every multiplier by warm_fraction and
     // add the corrections they stand for (tm_warm_start_tet).
     bool warm_start = false;
@@ -54,7 +58,8 @@ struct TetBlockStep {
     float damping_inv_h_tau = 0.0f;
 };
 
-// A block's sums over its real tets, from its latest step.
+// A block's sums over its real tets, from its latest step (residual and
+// shape_step from the latest with step.sums).
 struct BlockSums {
     double residual;    // |C + alpha~ lambda| before the step
     double shape_step;  // |dLambda| of the shape multipliers

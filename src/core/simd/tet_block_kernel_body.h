@@ -1,11 +1,9 @@
-// The body of the SIMD tet kernel. tet_block_kernel_isa.h includes it
-// twice per instruction set: once on single vectors and once on pairs of
-// them (two blocks interleaved), each time inside a namespace of its own so
-// that no two copies merge at link time. Before it, that file defines:
+// The body of the SIMD tet kernel. tet_block_kernel_isa.h includes it once
+// per instruction set, inside that kernel's namespace so that no two copies
+// merge at link time. Before it, that file defines:
 //   kLanes                        tets per vf
 //   vf, vi, vmask                 kLanes floats, int32s and lane masks
 //   select(vmask, vf, vf)         per-lane choice
-//   lane(vf, i)                   one lane's value
 //   tb_sqrt                       IEEE sqrt
 //   tb_load(const float*), tb_load(const int32_t*), tb_store(float*, vf)
 //   tb_gather_xyz(const float*, vi, vf&, vf&, vf&), tb_scatter_xyz(float*,
@@ -946,14 +944,13 @@ inline void damp_block(const TetBlockArrays& blocks, const TetBlockStep& step, s
     }
 }
 
-// Steps the kLanes tets of the blocks from `first_block` on (or, with
-// step.warm_start, applies their warm start) and stores each block's sums
-// over its real tets.
-inline void solve_and_sum(const TetBlockArrays& blocks, const TetBlockStep& step, size_t first_block,
+// Steps the kLanes tets of `block` (or, with step.warm_start, applies their
+// warm start; with step.damp, their material damping) and stores the
+// block's sums over its real tets.
+inline void solve_and_sum(const TetBlockArrays& blocks, const TetBlockStep& step, size_t block,
                           BlockSums* block_sums)
 {
-    const int lanes = blocks.lanes;
-    const size_t slot = first_block * static_cast<size_t>(lanes);
+    const size_t slot = block * static_cast<size_t>(kLanes);
     if (step.warm_start) {
         warm_start_block(blocks, step, slot);
         return;
@@ -963,19 +960,21 @@ inline void solve_and_sum(const TetBlockArrays& blocks, const TetBlockStep& step
         return;
     }
     const LaneSums sums = solve_block(blocks, step, slot);
-    for (int b = 0; b < kLanes / lanes; ++b) {
-        const size_t block = first_block + static_cast<size_t>(b);
-        const int real_tets = static_cast<int>(blocks.block_tet_count[block]);
-        double residual = 0.0;
-        double shape_step = 0.0;
-        uint32_t inverted = 0;
-        for (int i = 0; i < real_tets; ++i) {
-            residual += lane(sums.residual, b * lanes + i);
-            shape_step += lane(sums.shape_step, b * lanes + i);
-            inverted += lane(select(sums.inverted, splat(1.0f), splat(0.0f)), b * lanes + i) > 0.0f
-                            ? 1u
-                            : 0u;
-        }
-        block_sums[block] = {residual, shape_step, inverted};
+    const int real_tets = static_cast<int>(blocks.block_tet_count[block]);
+    // Padding lanes are never inside out (no volume term): a lane at a time
+    // only when some lane is.
+    uint32_t inverted = 0;
+    if (any_lane(sums.inverted)) {
+        for (int i = 0; i < real_tets; ++i) inverted += sums.inverted[i] != 0 ? 1u : 0u;
     }
+    block_sums[block].inverted = inverted;
+    if (!step.sums) return;  // a lane at a time in doubles: a few percent of the step
+    double residual = 0.0;
+    double shape_step = 0.0;
+    for (int i = 0; i < real_tets; ++i) {
+        residual += sums.residual[i];
+        shape_step += sums.shape_step[i];
+    }
+    block_sums[block].residual = residual;
+    block_sums[block].shape_step = shape_step;
 }

@@ -124,7 +124,8 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
             ++slot;
         }
         // Padding: a unit tet collapsed on the share's dummy vertex, with no
-        // mass.
+        // mass and no volume term: collapsed, it would count as inside out
+        // and take the barrier's further steps at every visit.
         const uint32_t dummy = blocks.dummy_vertex + static_cast<uint32_t>(run_share[r]);
         for (; slot < run_end; ++slot) {
             for (int a = 0; a < 4; ++a) {
@@ -135,7 +136,7 @@ TetBlocks make_tet_blocks(const TetMesh& mesh, int lanes, const std::vector<uint
             }
             blocks.signed_rest_volume[slot] = 1.0f;
             blocks.shape_compliance[slot] = 1.0f;
-            blocks.volume_compliance[slot] = 1.0f;
+            blocks.volume_compliance[slot] = -1.0f;
         }
     }
     return blocks;
