@@ -3,7 +3,7 @@
 written out term by term: its lower half a_kl = <E_k, C E_l W> (+ alpha on
 the diagonal) and right-hand side r_k = <E_k, F^T dF/dt> in the orthonormal
 basis of symmetric matrices E_0..E_5 (xx, yy, zz, then xy, xz, yz over
-sqrt(2)), then its LDL^T solve for mu. The shader keeps this text because
+sqrt(2)), then its LDL^T solve for mu (one divide per pivot). The shader keeps this text because
 llvmpipe ran the same maths as arrays and loops at half the speed; the
 SIMD kernel (src/core/simd/tet_block_kernel_body.h) runs the loops, in the
 same order of operations. Indices are GLSL's m[column][row]; C and W are
@@ -50,13 +50,14 @@ def system():
         out.append(f"float pivot{j} = {pivot};")
         out.append(f"solvable = solvable && pivot{j} > 0.0f;")
         out.append(f"float d{j} = solvable ? pivot{j} : 1.0f;")
+        out.append(f"float inv_d{j} = 1.0f / d{j};")
         for i in range(j + 1, 6):
             entry = f"a{i}{j}" + "".join(f" - l{i}{m} * l{j}{m} * d{m}" for m in range(j))
-            out.append(f"float l{i}{j} = ({entry}) / d{j};")
+            out.append(f"float l{i}{j} = ({entry}) * inv_d{j};")
     for i in range(6):
         out.append(f"float y{i} = r{i}" + "".join(f" - l{i}{m} * y{m}" for m in range(i)) + ";")
     for i in range(5, -1, -1):
-        back = f"y{i} / d{i}" + "".join(f" - l{m}{i} * mu{m}" for m in range(i + 1, 6))
+        back = f"y{i} * inv_d{i}" + "".join(f" - l{m}{i} * mu{m}" for m in range(i + 1, 6))
         out.append(f"float mu{i} = solvable ? {back} : 0.0f;")
     return out
 

@@ -892,16 +892,18 @@ inline void damp_block(const TetBlockArrays& blocks, const TetBlockStep& step, s
         }
     }
     vf d[6];
+    vf inv_d[6];
     vmask solvable = splat(0.0f) >= splat(0.0f);  // every lane
     for (int j = 0; j < 6; ++j) {
         vf pivot = a[j][j];
         for (int m = 0; m < j; ++m) pivot = pivot - a[j][m] * a[j][m] * d[m];
         solvable = solvable & (pivot > 0.0f);
         d[j] = select(solvable, pivot, splat(1.0f));
+        inv_d[j] = 1.0f / d[j];
         for (int i = j + 1; i < 6; ++i) {
             vf value = a[i][j];
             for (int m = 0; m < j; ++m) value = value - a[i][m] * a[j][m] * d[m];
-            a[i][j] = value / d[j];
+            a[i][j] = value * inv_d[j];
         }
     }
     vf mu[6];
@@ -911,7 +913,7 @@ inline void damp_block(const TetBlockArrays& blocks, const TetBlockStep& step, s
         mu[i] = y;
     }
     for (int i = 5; i >= 0; --i) {
-        vf z = mu[i] / d[i];
+        vf z = mu[i] * inv_d[i];
         for (int m = i + 1; m < 6; ++m) z = z - a[m][i] * mu[m];
         mu[i] = select(solvable, z, splat(0.0f));
     }
