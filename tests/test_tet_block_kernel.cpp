@@ -18,6 +18,7 @@ struct KernelCase {
     std::vector<glm::vec3> corrections;
     std::vector<glm::vec3> start;  // where the substep began
     std::vector<float> inverse_masses;
+    std::vector<glm::vec4> start_and_masses;  // both, as TetBlockStep::start has them
 };
 
 // The cube squashed, stretched and twisted at random, a few corners pushed
@@ -58,6 +59,9 @@ KernelCase deformed_cube(const TetMesh& mesh)
     c.corrections.push_back(glm::vec3(0.0f));
     c.start.push_back(glm::vec3(0.0f));
     c.inverse_masses.push_back(0.0f);
+    for (size_t v = 0; v < c.start.size(); ++v) {
+        c.start_and_masses.push_back(glm::vec4(c.start[v], c.inverse_masses[v]));
+    }
     return c;
 }
 
@@ -194,7 +198,7 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
         }
         std::vector<glm::vec3> corrections = input.corrections;
         std::vector<BlockSums> sums(blocks.block_count, BlockSums{0.0, 0.0, 0u});
-        const TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start[0].x,
+        const TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start_and_masses[0].x,
                                 input.inverse_masses.data(), inv_h2, true, barrier};
         // One colour: its tets share no vertex, so each tet's step is
         // independent and comparable with the scalar one on its own.
@@ -326,7 +330,7 @@ TEST(TetBlockKernel, EveryKernelWarmStartsAsTheScalarWarmStart)
         set_start_multipliers(blocks);
         set_test_slivers(blocks, slot_tets);
         std::vector<glm::vec3> corrections = input.corrections;
-        TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start[0].x,
+        TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start_and_masses[0].x,
                           input.inverse_masses.data(), 600.0f * 600.0f, true, barrier};
         step.warm_start = true;
         step.warm_fraction = fraction;
@@ -411,7 +415,7 @@ TEST(TetBlockKernel, EveryKernelDampsAsTheScalarDamping)
         const std::vector<uint32_t> slot_tets = block_slot_tets(blocks, *mesh);
         set_test_compliances(blocks, slot_tets, shape_compliances, volume_compliances);
         std::vector<glm::vec3> damped = velocities;
-        TetBlockStep step{&input.predicted[0].x, nullptr, &input.start[0].x,
+        TetBlockStep step{&input.predicted[0].x, nullptr, &input.start_and_masses[0].x,
                           input.inverse_masses.data(), 600.0f * 600.0f, true};
         step.damp = true;
         step.positions = &positions[0].x;

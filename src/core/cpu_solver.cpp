@@ -65,7 +65,7 @@ void CpuSolver::load(std::shared_ptr<const World> world)
     small_tet_sizes_m_ = small_tet_sizes_m(*world_);
     normals_.assign(nv, glm::vec3(0.0f, 1.0f, 0.0f));
     predicted_positions_ = positions_;  // lay_out_blocks adds the dummy vertices
-    start_positions_ = positions_;
+    start_positions_.assign(nv, glm::vec4(0.0f));  // predict writes them
     corrections_.assign(nv, glm::vec3(0.0f));
     static_push_m_.assign(nv, 0.0f);
     // The Jacobi method's per-tet arrays (132 bytes a tet) are made when it
@@ -133,11 +133,12 @@ void CpuSolver::lay_out_blocks()
     // Each share's dummy vertex, after the mesh's.
     // (Reserved first: a vector grown by resize doubles its capacity.)
     const size_t with_dummies = vertex_count_with_dummies();
-    for (std::vector<glm::vec3>* array :
-         {&predicted_positions_, &start_positions_, &corrections_}) {
+    for (std::vector<glm::vec3>* array : {&predicted_positions_, &corrections_}) {
         array->reserve(with_dummies);
         array->resize(with_dummies, glm::vec3(0.0f));
     }
+    start_positions_.reserve(with_dummies);
+    start_positions_.resize(with_dummies, glm::vec4(0.0f));
     block_sums_.assign(blocks_.block_count, BlockSums{0.0, 0.0, 0u});
     forget_multipliers();
     materials_.clear();  // the new blocks need their inverse masses and compliances
@@ -326,7 +327,7 @@ void CpuSolver::predict(const SimParams& params, float h)
         }
         predicted_positions_[v] = positions_[v];
         // Where it began, as the GPU's tet step reconstructs it (tet_step.glsl).
-        start_positions_[v] = positions_[v] - h * velocities_[v];
+        start_positions_[v] = glm::vec4(positions_[v] - h * velocities_[v], inverse_masses_[v]);
     });
 }
 
@@ -372,6 +373,7 @@ TetBlockStep CpuSolver::block_step(const SimParams& params, float h)
     const TetStepConstants k = tet_step_constants(params, h);
     // The kernels read the vertex arrays as flat x y z floats.
     static_assert(sizeof(glm::vec3) == 3 * sizeof(float));
+    static_assert(sizeof(glm::vec4) == 4 * sizeof(float));
     return {&predicted_positions_[0].x, &corrections_[0].x, &start_positions_[0].x,
             inverse_masses_.data(), k.inv_h2, k.volume_enabled, volume_barrier_engaged_};
 }
@@ -391,14 +393,14 @@ void CpuSolver::damp_strain_rates(const SimParams& params, float h)
     // Colour by colour for either method: a pass over the velocities, not
     // part of the constraint solve that the method names. The blocks'
     // padding lanes point past the mesh's vertices, so the pass runs on
-    // copies that have room for them: the substep's start positions and
+    // copies that have room for them: the substep's predicted positions and
     // corrections, which the next predict writes anew, lend theirs.
     const size_t nv = positions_.size();
-    std::copy(positions_.begin(), positions_.end(), start_positions_.begin());
+    std::copy(positions_.begin(), positions_.end(), predicted_positions_.begin());
     std::copy(velocities_.begin(), velocities_.end(), corrections_.begin());
     TetBlockStep step = block_step(params, h);
     step.damp = true;
-    step.positions = &start_positions_[0].x;
+    step.positions = &predicted_positions_[0].x;
     step.velocities = &corrections_[0].x;
     step.damping_inv_h_tau = 1.0f / (h * params.material_damping_s);
     run_blocks(step);
@@ -431,8 +433,10 @@ float CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm
                            rotations_[t], d[0], d[1], d[2], d[3], residual, shape_step,
                            inverted);
     volume_inverted_seen_ = volume_inverted_seen_ || inverted;
-    tet_math::tm_keep_angular_momentum(start_positions_[tet.x], start_positions_[tet.y],
-                                       start_positions_[tet.z], start_positions_[tet.w], w,
+    tet_math::tm_keep_angular_momentum(glm::vec3(start_positions_[tet.x]),
+                                       glm::vec3(start_positions_[tet.y]),
+                                       glm::vec3(start_positions_[tet.z]),
+                                       glm::vec3(start_positions_[tet.w]), w,
                                        d[0], d[1], d[2], d[3]);
     return residual;
 }

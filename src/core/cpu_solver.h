@@ -145,9 +145,10 @@ private:
     // Both hold one more entry per share of the blocks than there are
     // vertices: the dummy vertices the SIMD blocks' padding lanes point at.
     std::vector<glm::vec3> predicted_positions_;
-    // Where each vertex began the substep (tm_keep_angular_momentum); the
-    // dummy vertices too, as predicted_positions_.
-    std::vector<glm::vec3> start_positions_;
+    // Where each vertex began the substep (tm_keep_angular_momentum), and in
+    // w its inverse mass, which the SIMD kernel reads in the same load; the
+    // dummy vertices too (all 0), as predicted_positions_.
+    std::vector<glm::vec4> start_positions_;
     std::vector<glm::vec3> corrections_;
     std::vector<float> static_push_m_;       // normal correction by ground and obstacles this substep
     // Jacobi only, empty until it first runs (make_jacobi_arrays).

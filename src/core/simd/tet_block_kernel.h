@@ -35,7 +35,9 @@ struct TetBlockArrays {
 struct TetBlockStep {
     const float* predicted;  // x y z per vertex, the dummy vertex included
     float* corrections;      // x y z per vertex; the step adds its corrections here
-    const float* start;      // x y z per vertex where the substep began
+    // x y z w per vertex: where the substep began, and its inverse mass (the
+    // step reads both with one load a corner).
+    const float* start;
     const float* inverse_masses;  // per vertex, the dummy vertex's 0 included
     float inv_h2;         // alpha~ = compliance / h^2
     bool volume_enabled;  // false: no tet has a volume term, skip it

@@ -28,6 +28,13 @@ inline void native_gather_xyz(const float* base, ni index, nf& x, nf& y, nf& z)
     z = native_gather(base + 2, index);
 }
 
+// The same for points of four floats (x y z w): a fourth gather.
+inline void native_gather_xyzw(const float* base, ni index, nf& x, nf& y, nf& z, nf& w)
+{
+    native_gather_xyz(base, index, x, y, z);
+    w = native_gather(base + 3, index);
+}
+
 // The reverse: a transpose, then each point's 12 bytes as an 8-byte and a
 // 4-byte store (the lanes' points are distinct: the order does not matter).
 inline void native_scatter_xyz(float* base, ni index, nf x, nf y, nf z)

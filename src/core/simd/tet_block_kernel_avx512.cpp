@@ -21,20 +21,22 @@ inline nf native_gather(const float* base, ni index)
     return (nf)_mm512_mask_i32gather_ps(_mm512_setzero_ps(), 0xffff, (__m512i)index, base, 4);
 }
 
-// The x, y and z of the 16 points at base + index (a point's first float):
-// one 16-byte load per point with its fourth float masked off (nothing past
-// the array is read), then a 4 x 4 transpose in each 128-bit slot. Row r
-// holds lanes r, r + 4, r + 8 and r + 12 in its slots, so the transpose
-// leaves lane 4s + r at element r of slot s: in order. Three 16-lane
-// gathers cost more (microcoded on AMD's Zen 4).
-inline void native_gather_xyz(const float* base, ni index, nf& x, nf& y, nf& z)
+// The first `floats` of the 16 points at base + index (a point's first
+// float; floats 3 or 4), in x, y, z (and w): one 16-byte load per point with
+// the floats past them masked off (nothing past the array is read), then a
+// 4 x 4 transpose in each 128-bit slot. Row r holds lanes r, r + 4, r + 8
+// and r + 12 in its slots, so the transpose leaves lane 4s + r at element r
+// of slot s: in order. Three or four 16-lane gathers cost more
+// (microcoded on AMD's Zen 4).
+inline void gather_points(const float* base, ni index, int floats, nf& x, nf& y, nf& z, nf& w)
 {
+    const __mmask8 mask = floats == 4 ? 0xf : 0x7;
     __m512 row[4];
     for (int r = 0; r < 4; ++r) {
-        __m512 v = _mm512_zextps128_ps512(_mm_maskz_loadu_ps(0x7, base + index[r]));
-        v = _mm512_insertf32x4(v, _mm_maskz_loadu_ps(0x7, base + index[r + 4]), 1);
-        v = _mm512_insertf32x4(v, _mm_maskz_loadu_ps(0x7, base + index[r + 8]), 2);
-        row[r] = _mm512_insertf32x4(v, _mm_maskz_loadu_ps(0x7, base + index[r + 12]), 3);
+        __m512 v = _mm512_zextps128_ps512(_mm_maskz_loadu_ps(mask, base + index[r]));
+        v = _mm512_insertf32x4(v, _mm_maskz_loadu_ps(mask, base + index[r + 4]), 1);
+        v = _mm512_insertf32x4(v, _mm_maskz_loadu_ps(mask, base + index[r + 8]), 2);
+        row[r] = _mm512_insertf32x4(v, _mm_maskz_loadu_ps(mask, base + index[r + 12]), 3);
     }
     const __m512 xy01 = _mm512_maskz_unpacklo_ps(0xffff, row[0], row[1]);  // x0 x1 y0 y1 per slot
     const __m512 zw01 = _mm512_maskz_unpackhi_ps(0xffff, row[0], row[1]);  // z0 z1 w0 w1
@@ -43,6 +45,16 @@ inline void native_gather_xyz(const float* base, ni index, nf& x, nf& y, nf& z)
     x = (nf)_mm512_shuffle_ps(xy01, xy23, 0x44);  // x0 x1 x2 x3
     y = (nf)_mm512_shuffle_ps(xy01, xy23, 0xee);  // y0 y1 y2 y3
     z = (nf)_mm512_shuffle_ps(zw01, zw23, 0x44);  // z0 z1 z2 z3
+    w = (nf)_mm512_shuffle_ps(zw01, zw23, 0xee);  // w0 w1 w2 w3
+}
+inline void native_gather_xyz(const float* base, ni index, nf& x, nf& y, nf& z)
+{
+    nf unused;
+    gather_points(base, index, 3, x, y, z, unused);
+}
+inline void native_gather_xyzw(const float* base, ni index, nf& x, nf& y, nf& z, nf& w)
+{
+    gather_points(base, index, 4, x, y, z, w);
 }
 
 // The reverse: a transpose, then 12 bytes stored per point (a masked

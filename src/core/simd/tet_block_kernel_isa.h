@@ -7,6 +7,8 @@
 //   native_gather_xyz(const float*, ni, nf& x, nf& y, nf& z) and
 //   native_scatter_xyz(float*, ni, nf, nf, nf): the three coordinates of
 //   the points whose x is at base + index
+//   native_gather_xyzw(const float*, ni, nf&, nf&, nf&, nf&): the four
+//   floats of the points whose first is at base + index
 //
 // One block at a time. Two blocks interleaved once hid the latency of the
 // signed SVD's chain of Jacobi rotations, when every tet took the SVD; with
@@ -48,6 +50,10 @@ inline vf tb_gather(const float* base, vi index) { return native_gather(base, in
 inline void tb_gather_xyz(const float* base, vi index, vf& x, vf& y, vf& z)
 {
     native_gather_xyz(base, index, x, y, z);
+}
+inline void tb_gather_xyzw(const float* base, vi index, vf& x, vf& y, vf& z, vf& w)
+{
+    native_gather_xyzw(base, index, x, y, z, w);
 }
 inline void tb_scatter_xyz(float* base, vi index, vf x, vf y, vf z)
 {

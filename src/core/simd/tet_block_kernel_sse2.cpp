@@ -31,6 +31,19 @@ inline void native_gather_xyz(const float* base, ni index, nf& x, nf& y, nf& z)
     y = native_gather(base + 1, index);
     z = native_gather(base + 2, index);
 }
+// Points of four floats (x y z w): four loads and a 4 x 4 transpose.
+inline void native_gather_xyzw(const float* base, ni index, nf& x, nf& y, nf& z, nf& w)
+{
+    __m128 row0 = _mm_loadu_ps(base + index[0]);
+    __m128 row1 = _mm_loadu_ps(base + index[1]);
+    __m128 row2 = _mm_loadu_ps(base + index[2]);
+    __m128 row3 = _mm_loadu_ps(base + index[3]);
+    _MM_TRANSPOSE4_PS(row0, row1, row2, row3);
+    x = (nf)row0;
+    y = (nf)row1;
+    z = (nf)row2;
+    w = (nf)row3;
+}
 inline void native_scatter_xyz(float* base, ni index, nf x, nf y, nf z)
 {
     native_scatter(base, index, x);
