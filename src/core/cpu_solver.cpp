@@ -371,7 +371,8 @@ void CpuSolver::forget_multipliers()
 TetBlockStep CpuSolver::block_step(const SimParams& params, float h)
 {
     const TetStepConstants k = tet_step_constants(params, h);
-    // The kernels read the vertex arrays as flat x y z floats.
+    // The kernels read the vertex arrays as flat x y z floats (the start
+    // positions as x y z w).
     static_assert(sizeof(glm::vec3) == 3 * sizeof(float));
     static_assert(sizeof(glm::vec4) == 4 * sizeof(float));
     return {&predicted_positions_[0].x, &corrections_[0].x, &start_positions_[0].x,
