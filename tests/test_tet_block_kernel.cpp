@@ -199,7 +199,7 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
         std::vector<glm::vec3> corrections = input.corrections;
         std::vector<BlockSums> sums(blocks.block_count, BlockSums{0.0, 0.0, 0u});
         const TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start_and_masses[0].x,
-                                input.inverse_masses.data(), inv_h2, true, barrier};
+                                inv_h2, true, barrier};
         // One colour: its tets share no vertex, so each tet's step is
         // independent and comparable with the scalar one on its own.
         const size_t color = 1;
@@ -331,7 +331,7 @@ TEST(TetBlockKernel, EveryKernelWarmStartsAsTheScalarWarmStart)
         set_test_slivers(blocks, slot_tets);
         std::vector<glm::vec3> corrections = input.corrections;
         TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start_and_masses[0].x,
-                          input.inverse_masses.data(), 600.0f * 600.0f, true, barrier};
+                          600.0f * 600.0f, true, barrier};
         step.warm_start = true;
         step.warm_fraction = fraction;
         const size_t color = 2;
@@ -406,6 +406,11 @@ TEST(TetBlockKernel, EveryKernelDampsAsTheScalarDamping)
         velocities[v] = (positions[v] - input.start[v]) * 60.0f;
     }
     positions.back() = velocities.back() = glm::vec3(0.0f);  // the padding's dummy
+    // As the kernel reads them: x y z and the inverse mass.
+    std::vector<glm::vec4> positions_and_masses(positions.size());
+    for (size_t v = 0; v < positions.size(); ++v) {
+        positions_and_masses[v] = glm::vec4(positions[v], input.inverse_masses[v]);
+    }
     const Compliances compliances = one_material_compliances(*mesh);
     const std::vector<float>& shape_compliances = compliances.shape;
     const std::vector<float>& volume_compliances = compliances.volume;
@@ -416,9 +421,9 @@ TEST(TetBlockKernel, EveryKernelDampsAsTheScalarDamping)
         set_test_compliances(blocks, slot_tets, shape_compliances, volume_compliances);
         std::vector<glm::vec3> damped = velocities;
         TetBlockStep step{&input.predicted[0].x, nullptr, &input.start_and_masses[0].x,
-                          input.inverse_masses.data(), 600.0f * 600.0f, true};
+                          600.0f * 600.0f, true};
         step.damp = true;
-        step.positions = &positions[0].x;
+        step.positions = &positions_and_masses[0].x;
         step.velocities = &damped[0].x;
         step.damping_inv_h_tau = inv_h_tau;
         const size_t color = 2;

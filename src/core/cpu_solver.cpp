@@ -375,8 +375,8 @@ TetBlockStep CpuSolver::block_step(const SimParams& params, float h)
     // positions as x y z w).
     static_assert(sizeof(glm::vec3) == 3 * sizeof(float));
     static_assert(sizeof(glm::vec4) == 4 * sizeof(float));
-    return {&predicted_positions_[0].x, &corrections_[0].x, &start_positions_[0].x,
-            inverse_masses_.data(), k.inv_h2, k.volume_enabled, volume_barrier_engaged_};
+    return {&predicted_positions_[0].x, &corrections_[0].x, &start_positions_[0].x, k.inv_h2,
+            k.volume_enabled, volume_barrier_engaged_};
 }
 
 void CpuSolver::warm_start(const SimParams& params, float h)
@@ -394,14 +394,18 @@ void CpuSolver::damp_strain_rates(const SimParams& params, float h)
     // Colour by colour for either method: a pass over the velocities, not
     // part of the constraint solve that the method names. The blocks'
     // padding lanes point past the mesh's vertices, so the pass runs on
-    // copies that have room for them: the substep's predicted positions and
-    // corrections, which the next predict writes anew, lend theirs.
+    // copies that have room for them: the substep's start positions and
+    // corrections, which the next predict writes anew, lend theirs. The
+    // positions go beside the inverse masses, as the start positions hold
+    // them: one load a corner brings both.
     const size_t nv = positions_.size();
-    std::copy(positions_.begin(), positions_.end(), predicted_positions_.begin());
+    share_out(vertex_team(), nv, [&](size_t v) {
+        start_positions_[v] = glm::vec4(positions_[v], inverse_masses_[v]);
+    });
     std::copy(velocities_.begin(), velocities_.end(), corrections_.begin());
     TetBlockStep step = block_step(params, h);
     step.damp = true;
-    step.positions = &predicted_positions_[0].x;
+    step.positions = &start_positions_[0].x;
     step.velocities = &corrections_[0].x;
     step.damping_inv_h_tau = 1.0f / (h * params.material_damping_s);
     run_blocks(step);

@@ -38,7 +38,6 @@ struct TetBlockStep {
     // x y z w per vertex: where the substep began, and its inverse mass (the
     // step reads both with one load a corner).
     const float* start;
-    const float* inverse_masses;  // per vertex, the dummy vertex's 0 included
     float inv_h2;         // alpha~ = compliance / h^2
     bool volume_enabled;  // false: no tet has a volume term, skip it
     // The volume term's barrier is engaged (tm_volume_constraint).
@@ -55,7 +54,8 @@ struct TetBlockStep {
     // (tm_damp_strain_rate) with compliances times damping_inv_h_tau = 1 /
     // (h tau); the positions are read where they ended.
     bool damp = false;
-    const float* positions = nullptr;  // x y z per vertex
+    // x y z w per vertex: where it ended the substep, and its inverse mass.
+    const float* positions = nullptr;
     float* velocities = nullptr;       // x y z per vertex; the damping adds to them
     float damping_inv_h_tau = 0.0f;
 };
