@@ -555,6 +555,9 @@ void CpuSolver::run_blocks(const TetBlockStep& step)
     // those whose boxes reach the vertex's column, and once one has moved
     // the vertex (it may now lie in another column) every later one.
     const size_t count = obstacles_.size() / 2;
+    if (count == 0) {
+        return;  // no call for an empty column: the common case, every vertex every iteration
+    }
     for (const uint32_t o : obstacle_grid_.near(x)) {
         if (push_out(o)) {
             for (size_t later = o + 1; later < count; ++later) {
