@@ -12,10 +12,8 @@ constexpr int kNativeLanes = 8;
 typedef float nf __attribute__((vector_size(32)));
 typedef int32_t ni __attribute__((vector_size(32)));
 
-using nmask = decltype(nf{} < nf{});
-
 inline nf native_sqrt(nf x) { return (nf)_mm256_sqrt_ps((__m256)x); }
-inline bool native_any(nmask m) { return _mm256_movemask_ps((__m256)m) != 0; }
+inline bool native_any(ni m) { return _mm256_movemask_ps((__m256)m) != 0; }
 inline nf native_gather(const float* base, ni index)
 {
     return (nf)_mm256_i32gather_ps(base, (__m256i)index, 4);

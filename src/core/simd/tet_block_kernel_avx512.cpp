@@ -12,13 +12,11 @@ constexpr int kNativeLanes = 16;
 typedef float nf __attribute__((vector_size(64)));
 typedef int32_t ni __attribute__((vector_size(64)));
 
-using nmask = decltype(nf{} < nf{});
-
 // Masked forms with every lane on: GCC 12 warns about the undefined source
 // operand that _mm512_sqrt_ps, the unpacks and the extracts pass to the
 // same instructions.
 inline nf native_sqrt(nf x) { return (nf)_mm512_maskz_sqrt_ps(0xffff, (__m512)x); }
-inline bool native_any(nmask m) { return _mm512_movepi32_mask((__m512i)m) != 0; }
+inline bool native_any(ni m) { return _mm512_movepi32_mask((__m512i)m) != 0; }
 
 // The first `floats` of the 16 points at base + index (a point's first
 // float; floats 3 or 4), in x, y, z (and w): one 16-byte load per point with

@@ -2,9 +2,9 @@
 // types and a few native operations, builds the kernel on them and the loop
 // that drives it. Include it inside the file's own namespace after defining:
 //   kNativeLanes; nf, ni (GCC vector types of kNativeLanes floats / int32s)
-//   and nmask (what comparing two nf gives)
 //   nf native_sqrt(nf)
-//   bool native_any(nmask): whether any lane of a comparison's result is on
+//   bool native_any(ni): whether any lane of a comparison's result (an ni
+//   of -1 and 0) is on
 //   native_gather_xyz(const float*, ni, nf& x, nf& y, nf& z) and
 //   native_scatter_xyz(float*, ni, nf, nf, nf): the three coordinates of
 //   the points whose x is at base + index
@@ -17,6 +17,8 @@
 // pairs' state outgrew the vector registers and their spills cost more than
 // the latency they hid: one block at a time is 6-30% faster with AVX-512
 // (README, Performance).
+
+using nmask = decltype(nf{} < nf{});  // the same type as ni (any_lane passes one as the other)
 
 constexpr int kLanes = kNativeLanes;
 using vf = nf;

@@ -12,10 +12,8 @@ constexpr int kNativeLanes = 4;
 typedef float nf __attribute__((vector_size(16)));
 typedef int32_t ni __attribute__((vector_size(16)));
 
-using nmask = decltype(nf{} < nf{});
-
 inline nf native_sqrt(nf x) { return (nf)_mm_sqrt_ps((__m128)x); }
-inline bool native_any(nmask m) { return _mm_movemask_ps((__m128)m) != 0; }
+inline bool native_any(ni m) { return _mm_movemask_ps((__m128)m) != 0; }
 // SSE2 has neither gather nor scatter: four loads, four stores.
 inline nf native_gather(const float* base, ni index)
 {
