@@ -739,24 +739,35 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
 // predicted positions x0..x3 (the volume's gradients taken there), for the
 // caller to apply before the first iteration. At rest they are the whole
 // answer, and the iterations have nothing left to do. A tet within the
-// engaged barrier (J < J_b at the predicted positions) starts its volume
-// multiplier from zero: the barrier's slope there changes many times over
-// from one substep to the next, and the force kept from the last one, put
-// along the new slope, threw a yanked body apart.
-TM_FN void tm_warm_start_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
-                             float rest_volume, bool volume_enabled, bool volume_barrier,
-                             mat3 lambda_shape, TM_INOUT(float) lambda_volume,
-                             TM_OUT(vec3) d0, TM_OUT(vec3) d1, TM_OUT(vec3) d2,
-                             TM_OUT(vec3) d3)
+// engaged barrier (J < J_b) at the predicted positions or at s0..s3, where
+// the substep began, starts its volume multiplier from zero: the barrier's
+// slope there changes many times over from one substep to the next, and
+// the force kept from the last one, put along the new slope, threw a yanked
+// body apart. Kept from within the barrier and put along the plain slope
+// just outside it, that force threw a light corner between two squeezed
+// tets from one side to the other every substep, at 1.5 m/s for good (a
+// flip-flop that the air damping could not still; docs/algorithm.md 2,
+// "A flip-flop at the barrier's edge").
+TM_FN void tm_warm_start_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec3 s0, vec3 s1, vec3 s2,
+                             vec3 s3, vec4 w, mat3 B, float rest_volume, bool volume_enabled,
+                             bool volume_barrier, mat3 lambda_shape,
+                             TM_INOUT(float) lambda_volume, TM_OUT(vec3) d0, TM_OUT(vec3) d1,
+                             TM_OUT(vec3) d2, TM_OUT(vec3) d3)
 {
     tm_shape_corrections(lambda_shape, B, w, d0, d1, d2, d3);
     if (volume_enabled) {
         vec3 g1;
         vec3 g2;
         vec3 g3;
-        tm_volume_gradients(x0, x1, x2, x3, rest_volume, g1, g2, g3);
-        if (volume_barrier && dot(x1 - x0, g1) < TM_VOLUME_BARRIER_J) {
-            lambda_volume = 0.0f;
+        if (volume_barrier) {
+            tm_volume_gradients(s0, s1, s2, s3, rest_volume, g1, g2, g3);
+            bool began_within = dot(s1 - s0, g1) < TM_VOLUME_BARRIER_J;
+            tm_volume_gradients(x0, x1, x2, x3, rest_volume, g1, g2, g3);
+            if (began_within || dot(x1 - x0, g1) < TM_VOLUME_BARRIER_J) {
+                lambda_volume = 0.0f;
+            }
+        } else {
+            tm_volume_gradients(x0, x1, x2, x3, rest_volume, g1, g2, g3);
         }
         d0 -= (w.x * lambda_volume) * (g1 + g2 + g3);
         d1 += (w.y * lambda_volume) * g1;

@@ -190,7 +190,8 @@ void warm_start_tet_in_place(uint t)
     vec3 d2;
     vec3 d3;
     tm_warm_start_tet(corners.predicted[0], corners.predicted[1], corners.predicted[2],
-                      corners.predicted[3], w, B, rest.b0.w, rest.b2.w >= 0.0f,
+                      corners.predicted[3], corners.start[0], corners.start[1],
+                      corners.start[2], corners.start[3], w, B, rest.b0.w, rest.b2.w >= 0.0f,
                       volume_barrier_engaged != 0u, lambda_shape, lambda_volume, d0, d1, d2,
                       d3);
     store_multipliers(t, lambda_shape, lambda_volume);

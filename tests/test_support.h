@@ -9,8 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 // One XPBD step of a random tet, for the per-tet properties: the unit rest
@@ -77,6 +79,37 @@ inline void run_frames(Solver& solver, const SimParams& params, int frames)
     for (int f = 0; f < frames; ++f) {
         solver.step_frame(params);
     }
+}
+
+// The positions of a solver state that once misbehaved
+// (regressions/states/README.md), `count` of them; empty, with a failure,
+// where the file is missing or short.
+inline std::vector<glm::vec3> read_regression_state(const char* name, size_t count)
+{
+    const std::string path = std::string(SOFTBODY_STATE_REGRESSION_DIR) + "/" + name;
+    std::vector<glm::vec3> positions(count);
+    FILE* file = std::fopen(path.c_str(), "r");
+    size_t read = 0;
+    if (file != nullptr) {
+        for (glm::vec3& p : positions) {
+            read += std::fscanf(file, "%f %f %f", &p.x, &p.y, &p.z) == 3;
+        }
+        std::fclose(file);
+    }
+    EXPECT_EQ(read, count) << path;
+    if (read != count) positions.clear();
+    return positions;
+}
+
+// The cube preset's state in `cube-folded-corner.xyz`, where a corner
+// flipped every substep for good (VolumeBarrier.AFoldedCornerComesToRest),
+// and the free space it was found in.
+inline SimParams folded_corner_params()
+{
+    SimParams params = free_space_params();
+    params.air_damping_per_s = 2.0f;
+    params.body_contact = false;  // as the mirrored cube it came from
+    return params;
 }
 
 inline float max_distance(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b)

@@ -355,7 +355,9 @@ TEST(TetBlockKernel, EveryKernelWarmStartsAsTheScalarWarmStart)
             const bool kept = lambda_volume != 0.0f;
             glm::vec3 d[4];
             tet_math::tm_warm_start_tet(input.predicted[tet.x], input.predicted[tet.y],
-                                        input.predicted[tet.z], input.predicted[tet.w], w,
+                                        input.predicted[tet.z], input.predicted[tet.w],
+                                        input.start[tet.x], input.start[tet.y],
+                                        input.start[tet.z], input.start[tet.w], w,
                                         inv_rest_shape(*mesh, t), mesh->rest_volumes_m3[t],
                                         volume_compliances[t] >= 0.0f, barrier, lambda_shape,
                                         lambda_volume, d[0], d[1], d[2], d[3]);

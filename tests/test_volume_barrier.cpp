@@ -238,3 +238,80 @@ TEST(VolumeBarrier, EngagesOnlyOnceNoTetIsInsideOut)
     solver.set_state(mirrored, std::vector<glm::vec3>(mesh->vertex_count(), glm::vec3(0.0f)));
     EXPECT_FALSE(solver.volume_barrier_engaged());
 }
+
+// A light corner between two tets squeezed within the barrier (J = 0.18 and
+// 0.27, a cube that came back from its mirror image with a corner folded
+// in: regressions/states/README.md). Each substep ended with the corner on
+// one side, where one tet was within the barrier and the other just
+// outside; the next started the second's volume multiplier from the last
+// substep's, found along the barrier's steep slope, and put it along the
+// plain one, which threw the corner to the other side: 1.5 m/s every
+// substep for good, the air damping notwithstanding. A tet that began the
+// substep within the barrier starts its volume multiplier from zero, as one
+// predicted to be within it does, and the corner comes to rest where it is
+// folded (the fold is an equilibrium of the tets: nothing but a pass back
+// through zero volume would undo it).
+TEST(VolumeBarrier, AFoldedCornerComesToRest)
+{
+    const std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
+    const std::vector<glm::vec3> folded =
+        read_regression_state("cube-folded-corner.xyz", mesh->vertex_count());
+    ASSERT_FALSE(folded.empty());
+    CpuSolver solver;
+    solver.load(mesh);
+    solver.set_state(folded, std::vector<glm::vec3>(mesh->vertex_count(), glm::vec3(0.0f)));
+    const SimParams params = folded_corner_params();
+    float fastest_after_one_second = 0.0f;
+    for (int f = 1; f <= 120; ++f) {
+        solver.step_frame(params);
+        if (f > 60) {
+            fastest_after_one_second = std::max(
+                fastest_after_one_second,
+                compute_stats(*mesh, solver.positions(), solver.velocities()).max_speed_m_s);
+        }
+    }
+    const SimStats s = compute_stats(*mesh, solver.positions(), solver.velocities());
+    std::printf("folded corner: fastest vertex from 1 s to 2 s %.3g m/s, %zu tets inside out\n",
+                fastest_after_one_second, s.inverted_tets);
+    EXPECT_LT(fastest_after_one_second, 1.0e-3f);
+    EXPECT_EQ(s.inverted_tets, 0u);
+}
+
+// The warm start keeps a tet's volume multiplier only where the tet is
+// outside the barrier both where its substep began and where it is
+// predicted to go.
+TEST(VolumeBarrier, TheWarmStartDropsTheVolumeMultiplierOfATetThatBeganWithin)
+{
+    const glm::vec3 rest[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    const auto squeezed = [&](float J) {  // the rest tet, its apex lowered to volume ratio J
+        std::vector<glm::vec3> x(rest, rest + 4);
+        x[3].z = J;
+        return x;
+    };
+    const glm::vec4 w(1.0f);
+    const float rest_volume = 1.0f / 6.0f;
+    struct Case {
+        float start_J;
+        float predicted_J;
+        bool kept;
+    };
+    for (const Case c : {Case{1.0f, 0.5f, true}, Case{0.2f, 0.5f, false},
+                         Case{0.5f, 0.2f, false}, Case{0.29f, 0.31f, false},
+                         Case{0.31f, 0.31f, true}}) {
+        const std::vector<glm::vec3> s = squeezed(c.start_J);
+        const std::vector<glm::vec3> x = squeezed(c.predicted_J);
+        float lambda_volume = -0.5f;
+        glm::vec3 d[4];
+        tet_math::tm_warm_start_tet(x[0], x[1], x[2], x[3], s[0], s[1], s[2], s[3], w,
+                                    glm::mat3(1.0f), rest_volume, true, true, glm::mat3(0.0f),
+                                    lambda_volume, d[0], d[1], d[2], d[3]);
+        EXPECT_EQ(lambda_volume != 0.0f, c.kept)
+            << "began at J = " << c.start_J << ", predicted at " << c.predicted_J;
+        // Without the barrier engaged every multiplier is kept.
+        lambda_volume = -0.5f;
+        tet_math::tm_warm_start_tet(x[0], x[1], x[2], x[3], s[0], s[1], s[2], s[3], w,
+                                    glm::mat3(1.0f), rest_volume, true, false, glm::mat3(0.0f),
+                                    lambda_volume, d[0], d[1], d[2], d[3]);
+        EXPECT_EQ(lambda_volume, -0.5f);
+    }
+}

@@ -316,6 +316,27 @@ TEST_F(GpuSolverTest, MirroredMeshRecovers)
     EXPECT_EQ(stats.inverted_tets, 0u);
 }
 
+// The folded corner of VolumeBarrier.AFoldedCornerComesToRest, on the GPU:
+// it flipped from side to side every substep at 1.5 m/s there too.
+TEST_F(GpuSolverTest, AFoldedCornerComesToRest)
+{
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
+    const std::vector<glm::vec3> folded =
+        read_regression_state("cube-folded-corner.xyz", mesh->vertex_count());
+    ASSERT_FALSE(folded.empty());
+    std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
+    ASSERT_TRUE(gpu);
+    gpu->load(mesh);
+    gpu->set_state(folded, std::vector<glm::vec3>(folded.size(), glm::vec3(0.0f)));
+    run_frames(*gpu, folded_corner_params(), 90);
+    std::vector<glm::vec3> velocities;
+    gpu->read_velocities(velocities);
+    const SimStats stats = compute_stats(*mesh, positions_of(*gpu), velocities);
+    std::printf("folded corner on the GPU: fastest vertex at 1.5 s %.3g m/s\n", stats.max_speed_m_s);
+    EXPECT_LT(stats.max_speed_m_s, 1.0e-3f);
+    EXPECT_EQ(stats.inverted_tets, 0u);
+}
+
 TEST_F(GpuSolverTest, ASoftCubeFlattensWithEveryTetTheRightWayOut)
 {
     // The 0.5 m cube at 300 Pa, far softer than its weight, dropped as the

@@ -822,7 +822,12 @@ inline void warm_start_block(const TetBlockArrays& blocks, const TetBlockStep& s
         v3 g[4];
         volume_gradients(x[0], x[1], x[2], x[3], rest_volumes.inverse, g);
         if (step.volume_barrier) {
-            const vmask within = volume_on & (dot(x[1] - x[0], g[1]) < kVolumeBarrierJ);
+            // Where the substep began, or where it is predicted to go.
+            const v3* s = corners.start;
+            v3 g_start[4];
+            volume_gradients(s[0], s[1], s[2], s[3], rest_volumes.inverse, g_start);
+            const vmask within = volume_on & ((dot(s[1] - s[0], g_start[1]) < kVolumeBarrierJ) |
+                                              (dot(x[1] - x[0], g[1]) < kVolumeBarrierJ));
             lambda_volume = select(within, splat(0.0f), lambda_volume);
         }
         const vf l = select(volume_on, lambda_volume, splat(0.0f));
