@@ -36,10 +36,10 @@ void main()
     uint i = gl_GlobalInvocationID.x;
     if (i == 0u) {
         // The volume barrier's latch (tet_pass_state.glsl).
-        if (volume_inverted_seen == 0u) {
+        if (volume_squeezed_seen == 0u) {
             volume_barrier_engaged = 1u;
         }
-        volume_inverted_seen = 0u;
+        volume_squeezed_seen = 0u;
     }
     if (i < u_counts.x) {
         predict_vertex(i);

@@ -462,8 +462,14 @@ TM_FN float tm_xpbd_dlambda(float C, vec3 g0, vec3 g1, vec3 g2, vec3 g3, vec4 w,
 // to zero; below J_b / 16 it goes on along its tangent there (slope 256), so
 // that a tet already pushed through zero is pushed back as hard, and the
 // step stays finite. Only while the barrier is engaged (tm_solve_tet's
-// caller): a body that starts inside out (a mirrored mesh) must pass
-// through zero volume to turn back, which the barrier would forbid.
+// caller), which it is once a whole substep's volume steps found every tet
+// at J_b or above: a body that starts inside out (a mirrored mesh) must
+// pass through zero volume to turn back, which the barrier would forbid,
+// and one that has turned back with a corner folded in (tets squeezed
+// below J_b, the right way out) must pass through it again to unfold: a
+// barrier engaged as soon as no tet was inside out held 4 of 30 mirror
+// images of the cube folded for good (docs/algorithm.md 2, "A barrier
+// against collapse").
 const float TM_VOLUME_BARRIER_J = 0.3f;
 const float TM_VOLUME_BARRIER_TANGENT_J = 0.01875f;  // J_b / 16
 
@@ -681,9 +687,9 @@ TM_FN float tm_volume_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, float res
 // and the further volume steps of a tet within it. residual is |C +
 // alpha~ lambda| before the step, both constraints summed (the volume's
 // first step only); shape_step is the size |dLambda| of the shape
-// multiplier's step, which the warm start's fraction follows; inverted says
-// whether the volume step found the tet inside out or flat (J <= 0), which
-// the barrier's latch follows.
+// multiplier's step, which the warm start's fraction follows; squeezed says
+// whether the volume step found the tet within the barrier's reach (J <
+// J_b, inside out and flat included), which the barrier's latch follows.
 TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
                         float rest_volume, float sliver, float alpha_arap_tilde,
                         float alpha_volume_tilde, bool volume_enabled, bool volume_barrier,
@@ -691,7 +697,7 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
                         TM_INOUT(float) lambda_volume, TM_INOUT(vec4) rotation,
                         TM_OUT(vec3) d0, TM_OUT(vec3) d1, TM_OUT(vec3) d2, TM_OUT(vec3) d3,
                         TM_OUT(float) residual, TM_OUT(float) shape_step,
-                        TM_OUT(bool) inverted)
+                        TM_OUT(bool) squeezed)
 {
     // Shape: dLambda = -(F - R + alpha~ Lambda) (W + alpha~ I)^-1, each
     // corner moved by w_a dLambda b_a. The whole matrix keeps the direction
@@ -717,13 +723,13 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
                       dot(dlambda[2], dlambda[2]));
 
     // Volume, on the positions after the shape step.
-    inverted = false;
+    squeezed = false;
     if (volume_enabled) {
         float J;
         residual += tm_volume_step(x0, x1, x2, x3, w, rest_volume, alpha_volume_tilde,
                                    volume_barrier, false, omega, lambda_volume, d0, d1, d2,
                                    d3, J);
-        inverted = J <= 0.0f;
+        squeezed = J < TM_VOLUME_BARRIER_J;
         // J: where the last step began; each further step stops at J_b.
         for (int extra = 0; volume_barrier && J < TM_VOLUME_BARRIER_J &&
                             extra < TM_VOLUME_BARRIER_EXTRA_STEPS;

@@ -86,13 +86,13 @@ void solve_tet_at(uint t, uvec4 tet, float omega, out vec4 w, out vec3 d0, out v
     float sliver = readout.w;
     float residual;
     float shape_step;
-    bool inverted;
+    bool squeezed;
     tm_solve_tet(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
                  positions[tet.w].xyz, w, B, rest_volume, sliver, alpha_arap, alpha_volume,
                  volume_enabled, volume_barrier_engaged != 0u, omega, lambda_shape,
-                 lambda_volume, rotation, d0, d1, d2, d3, residual, shape_step, inverted);
-    if (inverted) {
-        volume_inverted_seen = 1u;  // every writer writes the same value
+                 lambda_volume, rotation, d0, d1, d2, d3, residual, shape_step, squeezed);
+    if (squeezed) {
+        volume_squeezed_seen = 1u;  // every writer writes the same value
     }
     tet_rotations[t] = uvec2(packSnorm2x16(vec2(rotation.x, rotation.y)),
                              packSnorm2x16(vec2(rotation.z, rotation.w)));

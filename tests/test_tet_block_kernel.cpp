@@ -213,7 +213,7 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
         double worst = 0.0;
         std::vector<double> scalar_residuals(blocks.block_count, 0.0);
         std::vector<double> scalar_shape_steps(blocks.block_count, 0.0);
-        std::vector<uint32_t> scalar_inverted(blocks.block_count, 0u);
+        std::vector<uint32_t> scalar_squeezed_tets(blocks.block_count, 0u);
         size_t squeezed = 0;  // J below the barrier's J_b before the step
         for (size_t slot = blocks.color_blocks[color] * blocks.lanes;
              slot < blocks.color_blocks[color + 1] * blocks.lanes; ++slot) {
@@ -236,7 +236,7 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
             glm::vec3 d[4];
             float residual = 0.0f;
             float shape_step = 0.0f;
-            bool inverted = false;
+            bool tet_squeezed = false;
             const bool volume_on = volume_compliances[t] >= 0.0f;
             squeezed += volume_on &&
                         glm::determinant(tet_math::tm_deformation_gradient(
@@ -246,8 +246,8 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
                                    test_sliver(t), shape_compliances[t] * inv_h2,
                                    volume_on ? volume_compliances[t] * inv_h2 : 0.0f, volume_on,
                                    barrier, 1.0f, lambda_shape, lambda_volume, rotation, d[0],
-                                   d[1], d[2], d[3], residual, shape_step, inverted);
-            scalar_inverted[slot / blocks.lanes] += inverted ? 1u : 0u;
+                                   d[1], d[2], d[3], residual, shape_step, tet_squeezed);
+            scalar_squeezed_tets[slot / blocks.lanes] += tet_squeezed ? 1u : 0u;
             tet_math::tm_keep_angular_momentum(input.start[tet.x], input.start[tet.y],
                                                input.start[tet.z], input.start[tet.w], w, d[0],
                                                d[1], d[2], d[3]);
@@ -303,7 +303,7 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
                         1e-4 * scalar_shape_steps[block] + 1e-9)
                 << kernel.name << " block " << block;
             EXPECT_GT(sums[block].shape_step, 0.0) << kernel.name << " block " << block;
-            EXPECT_EQ(sums[block].inverted, scalar_inverted[block])
+            EXPECT_EQ(sums[block].squeezed, scalar_squeezed_tets[block])
                 << kernel.name << " block " << block;
         }
         // The dummy vertex of the padding lanes never moves.

@@ -2,8 +2,9 @@
 // barrier against collapse"): its constraint meets J - 1 smoothly and holds
 // a soft body's weight short of zero volume; bodies far softer than their
 // weight flatten under it with every tet the right way out; and it engages
-// only once no tet is inside out, so that a body that starts inside out
-// still turns back.
+// only once every tet is above it (J >= J_b), so that a body that starts
+// inside out still turns back, and one that turned back with a fold undoes
+// it.
 #include "test_support.h"
 
 #include "core/tet_math.h"
@@ -144,10 +145,10 @@ TEST(VolumeBarrier, AFlattenedTetRegainsItsVolumeInOneVisit)
         glm::vec4 rotation(0.0f, 0.0f, 0.0f, 1.0f);
         float residual = 0.0f;
         float shape_step = 0.0f;
-        bool inverted = false;
+        bool squeezed = false;
         tet_math::tm_solve_tet(x[0], x[1], x[2], x[3], w, B, rest_volume, 0.0f, 1e12f, 0.0f,
                                true, barrier, 1.0f, lambda_shape, lambda_volume, rotation,
-                               d[0], d[1], d[2], d[3], residual, shape_step, inverted);
+                               d[0], d[1], d[2], d[3], residual, shape_step, squeezed);
         glm::vec3 after[4];
         for (int a = 0; a < 4; ++a) after[a] = x[a] + d[a];
         return J_of(after);
@@ -198,7 +199,7 @@ TEST(VolumeBarrier, TheSoftBunnyKeepsAlmostEveryTetTheRightWayOutUnderJacobiToo)
     EXPECT_LE(inverted, 12u);
 }
 
-TEST(VolumeBarrier, EngagesOnlyOnceNoTetIsInsideOut)
+TEST(VolumeBarrier, EngagesOnlyOnceEveryTetIsAboveIt)
 {
     // Dropped the right way out, a body has the barrier from its first
     // substep's end on.
@@ -210,7 +211,8 @@ TEST(VolumeBarrier, EngagesOnlyOnceNoTetIsInsideOut)
     EXPECT_TRUE(dropped.volume_barrier_engaged());
 
     // Mirrored (every tet inside out), it must pass through zero volume to
-    // turn back: the barrier waits until it has.
+    // turn back: the barrier waits until it has, and every tet is at J_b
+    // or above.
     glm::vec3 centre(0.0f);
     for (const glm::vec3& p : mesh->rest_positions) centre += p;
     centre /= static_cast<float>(mesh->vertex_count());
@@ -239,18 +241,17 @@ TEST(VolumeBarrier, EngagesOnlyOnceNoTetIsInsideOut)
     EXPECT_FALSE(solver.volume_barrier_engaged());
 }
 
-// A light corner between two tets squeezed within the barrier (J = 0.18 and
-// 0.27, a cube that came back from its mirror image with a corner folded
-// in: regressions/states/README.md). Each substep ended with the corner on
-// one side, where one tet was within the barrier and the other just
-// outside; the next started the second's volume multiplier from the last
-// substep's, found along the barrier's steep slope, and put it along the
-// plain one, which threw the corner to the other side: 1.5 m/s every
-// substep for good, the air damping notwithstanding. A tet that began the
-// substep within the barrier starts its volume multiplier from zero, as one
-// predicted to be within it does, and the corner comes to rest where it is
-// folded (the fold is an equilibrium of the tets: nothing but a pass back
-// through zero volume would undo it).
+// A cube that came back from its mirror image with a corner folded in
+// (regressions/states/README.md): its light corner between two tets
+// squeezed to J = 0.18 and 0.27, the right way out. The barrier, engaged as
+// soon as no tet was inside out, held the fold for good (nothing but a pass
+// back through zero volume undoes it), and there the warm start flipped the
+// corner from one side to the other every substep at 1.5 m/s: each substep
+// started the volume multiplier of a tet that had ended the last within the
+// barrier from the multiplier found along its steep slope. Now a tet that
+// began its substep within the barrier starts its volume multiplier from
+// zero (which alone brought the corner to rest, folded), and the barrier
+// waits until every tet is at J_b or above: the fold undoes itself.
 TEST(VolumeBarrier, AFoldedCornerComesToRest)
 {
     const std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
@@ -271,10 +272,20 @@ TEST(VolumeBarrier, AFoldedCornerComesToRest)
         }
     }
     const SimStats s = compute_stats(*mesh, solver.positions(), solver.velocities());
-    std::printf("folded corner: fastest vertex from 1 s to 2 s %.3g m/s, %zu tets inside out\n",
-                fastest_after_one_second, s.inverted_tets);
+    float worst_volume = 0.0f;
+    for (size_t t = 0; t < mesh->tet_count(); ++t) {
+        worst_volume = std::max(worst_volume, std::abs(tet_volume(*mesh, solver.positions(), t) /
+                                                           mesh->rest_volumes_m3[t] -
+                                                       1.0f));
+    }
+    std::printf("folded corner: fastest vertex from 1 s to 2 s %.3g m/s, %zu tets inside out, "
+                "volumes within %.2g of rest, barrier %s\n",
+                fastest_after_one_second, s.inverted_tets, worst_volume,
+                solver.volume_barrier_engaged() ? "engaged" : "not engaged");
     EXPECT_LT(fastest_after_one_second, 1.0e-3f);
     EXPECT_EQ(s.inverted_tets, 0u);
+    EXPECT_LT(worst_volume, 0.05f) << "the fold is undone";
+    EXPECT_TRUE(solver.volume_barrier_engaged());
 }
 
 // The warm start keeps a tet's volume multiplier only where the tet is

@@ -106,7 +106,7 @@ void CpuSolver::set_state(const std::vector<glm::vec3>& positions,
 void CpuSolver::forget_volume_barrier()
 {
     volume_barrier_engaged_ = false;
-    volume_inverted_seen_ = true;  // until a substep's steps find none
+    volume_squeezed_seen_ = true;  // until a substep's steps find none
 }
 
 void CpuSolver::forget_rotations()
@@ -245,8 +245,8 @@ void CpuSolver::step_frame(const SimParams& raw_params)
     times.clock = "wall clock";
     PassClock clock(pass_timing_);
     for (int substep = 0; substep < params.substeps; ++substep) {
-        volume_barrier_engaged_ = volume_barrier_engaged_ || !volume_inverted_seen_;
-        volume_inverted_seen_ = false;
+        volume_barrier_engaged_ = volume_barrier_engaged_ || !volume_squeezed_seen_;
+        volume_squeezed_seen_ = false;
         predict(params, h);
         reset_lambda(params);
         clock.charge(times.predict_ms);
@@ -430,14 +430,14 @@ float CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm
     const float alpha_volume = volume_on ? volume_compliance_[t] * k.inv_h2 : 0.0f;
     float residual = 0.0f;
     float shape_step = 0.0f;
-    bool inverted = false;
+    bool squeezed = false;
     tet_math::tm_solve_tet(positions_[tet.x], positions_[tet.y], positions_[tet.z],
                            positions_[tet.w], w, inv_rest_shapes_[t], rest_volume, slivers_[t],
                            shape_compliance_[t] * k.inv_h2, alpha_volume, volume_on,
                            volume_barrier_engaged_, omega, lambda_shape_[t], lambda_volume_[t],
                            rotations_[t], d[0], d[1], d[2], d[3], residual, shape_step,
-                           inverted);
-    volume_inverted_seen_ = volume_inverted_seen_ || inverted;
+                           squeezed);
+    volume_squeezed_seen_ = volume_squeezed_seen_ || squeezed;
     tet_math::tm_keep_angular_momentum(glm::vec3(start_positions_[tet.x]),
                                        glm::vec3(start_positions_[tet.y]),
                                        glm::vec3(start_positions_[tet.z]),
@@ -462,9 +462,9 @@ double CpuSolver::solve_tets_colored(const SimParams& params, float h, bool sums
     TetBlockStep step = block_step(params, h);
     step.sums = sums;
     run_blocks(step);
-    uint32_t inverted = 0;
-    for (const BlockSums& block : block_sums_) inverted += block.inverted;
-    volume_inverted_seen_ = volume_inverted_seen_ || inverted > 0;
+    uint32_t squeezed = 0;
+    for (const BlockSums& block : block_sums_) squeezed += block.squeezed;
+    volume_squeezed_seen_ = volume_squeezed_seen_ || squeezed > 0;
     if (!sums) return 0.0;
     double residual = 0.0;
     double shape_steps = 0.0;

@@ -177,10 +177,10 @@ private:
     std::vector<float> small_tet_sizes_m_;
     bool sweeps_keep_up_ = false;
     // The volume term's barrier (tm_volume_constraint) and its latch: engaged
-    // once a whole substep's volume steps found no tet inside out or flat,
+    // once a whole substep's volume steps found every tet at J_b or above,
     // until the next load or set_state (shaders/tet_pass_state.glsl).
     bool volume_barrier_engaged_ = false;
-    bool volume_inverted_seen_ = true;
+    bool volume_squeezed_seen_ = true;
     void forget_volume_barrier();
     float multipliers_h_ = 0.0f;  // the substep length they were found at
     SolverMethod multipliers_method_ = SolverMethod::gauss_seidel;  // and the method

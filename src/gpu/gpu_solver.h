@@ -161,7 +161,7 @@ private:
     struct TetPassStateBlock {
         float warm_fraction;
         uint32_t volume_barrier_engaged;
-        uint32_t volume_inverted_seen;
+        uint32_t volume_squeezed_seen;
     };
     // Mirrors GrabAnchor in shaders/solve_grab.comp (std430).
     struct GrabAnchorBlock {

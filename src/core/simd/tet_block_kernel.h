@@ -65,7 +65,7 @@ struct TetBlockStep {
 struct BlockSums {
     double residual;    // |C + alpha~ lambda| before the step
     double shape_step;  // |dLambda| of the shape multipliers
-    uint32_t inverted;  // tets the volume step found inside out or flat
+    uint32_t squeezed;  // tets the volume step found within the barrier's reach (J < J_b)
 };
 
 // Steps blocks [first_block, end_block), which must not share a vertex (one

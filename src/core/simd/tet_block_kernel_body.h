@@ -534,7 +534,7 @@ inline void scatter_corrections(const TetBlockStep& step, const BlockCorners& c,
 struct LaneSums {
     vf residual;    // |C + alpha~ lambda| before the step
     vf shape_step;  // |dLambda| of the shape multiplier
-    vmask inverted;  // the volume step found the tet inside out or flat
+    vmask squeezed;  // the volume step found the tet within the barrier's reach (J < J_b)
 };
 
 // tm_deformation_gradient.
@@ -770,7 +770,7 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
         lambda_shape.c[column] = lambda_shape.c[column] + dlambda.c[column];
     }
     sums.shape_step = frobenius(dlambda);
-    sums.inverted = splat(1.0f) < 0.0f;  // none
+    sums.squeezed = splat(1.0f) < 0.0f;  // none
 
     // Volume, on the positions after the shape step.
     if (step.volume_enabled) {
@@ -780,7 +780,7 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
         vf J;
         sums.residual += volume_step(x, w, inv_rest_volume, alpha_volume, step.volume_barrier,
                                      false, volume_on, lambda_volume, d, J);
-        sums.inverted = volume_on & (splat(0.0f) >= J);
+        sums.squeezed = volume_on & (J < kVolumeBarrierJ);
         // Per lane, as tm_solve_tet's loop: on while its last step began
         // within the barrier.
         vmask within = volume_on & (J < kVolumeBarrierJ);
@@ -989,13 +989,13 @@ inline void solve_and_sum(const TetBlockArrays& blocks, const TetBlockStep& step
     }
     const LaneSums sums = solve_block(blocks, step, slot);
     const int real_tets = static_cast<int>(blocks.block_tet_count[block]);
-    // Padding lanes are never inside out (no volume term): a lane at a time
+    // Padding lanes are never squeezed (no volume term): a lane at a time
     // only when some lane is.
-    uint32_t inverted = 0;
-    if (any_lane(sums.inverted)) {
-        for (int i = 0; i < real_tets; ++i) inverted += sums.inverted[i] != 0 ? 1u : 0u;
+    uint32_t squeezed = 0;
+    if (any_lane(sums.squeezed)) {
+        for (int i = 0; i < real_tets; ++i) squeezed += sums.squeezed[i] != 0 ? 1u : 0u;
     }
-    block_sums[block].inverted = inverted;
+    block_sums[block].squeezed = squeezed;
     if (!step.sums) return;  // a lane at a time in doubles: a few percent of the step
     double residual = 0.0;
     double shape_step = 0.0;
