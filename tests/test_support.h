@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <random>
@@ -102,7 +104,7 @@ inline std::vector<glm::vec3> read_regression_state(const char* name, size_t cou
 }
 
 // The cube preset's state in `cube-folded-corner.xyz`, where a corner
-// flipped every substep for good (VolumeBarrier.AFoldedCornerComesToRest),
+// flipped every substep for good (VolumeBarrier.AFoldedCornerUnfoldsAndRests),
 // and the free space it was found in.
 inline SimParams folded_corner_params()
 {
@@ -110,6 +112,18 @@ inline SimParams folded_corner_params()
     params.air_damping_per_s = 2.0f;
     params.body_contact = false;  // as the mirrored cube it came from
     return params;
+}
+
+// The largest |V / V0 - 1| over the tets at `positions`.
+inline float farthest_from_rest_volume(const TetMesh& mesh,
+                                       const std::vector<glm::vec3>& positions)
+{
+    float farthest = 0.0f;
+    for (size_t t = 0; t < mesh.tet_count(); ++t) {
+        const float ratio = tet_volume(mesh, positions, t) / mesh.rest_volumes_m3[t];
+        farthest = std::max(farthest, std::abs(ratio - 1.0f));
+    }
+    return farthest;
 }
 
 inline float max_distance(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b)
