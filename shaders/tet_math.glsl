@@ -765,15 +765,16 @@ TM_FN void tm_warm_start_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec3 s0, vec3 s
         vec3 g1;
         vec3 g2;
         vec3 g3;
+        tm_volume_gradients(x0, x1, x2, x3, rest_volume, g1, g2, g3);
         if (volume_barrier) {
-            tm_volume_gradients(s0, s1, s2, s3, rest_volume, g1, g2, g3);
-            bool began_within = dot(s1 - s0, g1) < TM_VOLUME_BARRIER_J;
-            tm_volume_gradients(x0, x1, x2, x3, rest_volume, g1, g2, g3);
-            if (began_within || dot(x1 - x0, g1) < TM_VOLUME_BARRIER_J) {
+            vec3 s_g1;
+            vec3 s_g2;
+            vec3 s_g3;
+            tm_volume_gradients(s0, s1, s2, s3, rest_volume, s_g1, s_g2, s_g3);
+            if (dot(s1 - s0, s_g1) < TM_VOLUME_BARRIER_J ||
+                dot(x1 - x0, g1) < TM_VOLUME_BARRIER_J) {
                 lambda_volume = 0.0f;
             }
-        } else {
-            tm_volume_gradients(x0, x1, x2, x3, rest_volume, g1, g2, g3);
         }
         d0 -= (w.x * lambda_volume) * (g1 + g2 + g3);
         d1 += (w.y * lambda_volume) * g1;
