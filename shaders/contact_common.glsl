@@ -8,7 +8,9 @@
 const uint CONTACTS_PER_VERTEX = 4u;  // kContactsPerVertex
 const uint NO_CONTACT = CM_NO_TRIANGLE;  // kNoContact
 
-layout(std430, binding = 12) readonly buffer Triangles { uint triangles[]; };  // 3 per triangle
+// 3 per triangle, its corners; then 3 per triangle, the far corners of the
+// faces beyond its edges (ContactLayout::triangle_far_corners).
+layout(std430, binding = 12) readonly buffer Triangles { uint triangles[]; };
 // Per mesh vertex: xyz rest position, w its body (uintBitsToFloat).
 layout(std430, binding = 19) readonly buffer ContactVertices { vec4 contact_vertices[]; };
 // The spatial hash, two tables in one buffer: the surface triangles' (a
@@ -195,6 +197,13 @@ uint table_entry_slot(uint table, uint e)
 uint triangle_corner(uint f, uint corner)
 {
     return triangles[3u * f + corner];
+}
+
+// The third corner of the face beyond triangle f's edge opposite `corner`,
+// or NO_CONTACT.
+uint triangle_far_corner(uint f, uint corner)
+{
+    return triangles[3u * (u_counts.z + f) + corner];
 }
 
 // The hash passes' items: the surface triangles, then the tets if they are

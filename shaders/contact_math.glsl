@@ -222,6 +222,41 @@ struct CmContact {
     float C;
 };
 
+// The constraint of a vertex-triangle pair whose push is along n, p's
+// nearest point on the triangle `bary` and p standing `separation` along n
+// from it (negative: inside): cm_vertex_triangle_contact's, and
+// cm_vertex_in_valley_contact's.
+TM_FN bool cm_pair_constraint(vec3 n, vec3 bary, float separation, bool deep, float thickness,
+                              float max_recovery, vec4 w, vec3 dx_p, vec3 dx_a, vec3 dx_b,
+                              vec3 dx_c, TM_OUT(CmContact) contact)
+{
+    // Where the pair stood along n when the substep began. A pair already
+    // closer than the thickness then is moved apart by at most max_recovery
+    // beyond that this substep: pushing it all the way at once would turn the
+    // push into a velocity of (thickness - separation) / h, and a pair held
+    // together (by a fold, a heap, the ground) would be kicked every substep.
+    // A plain pair counts from where the iterations have got it to, up to
+    // the thickness (counted from the start, the pile sank into itself). A
+    // deep pair counts from the start, CM_DEEP_RECOVERY_SCALE times farther:
+    // with no thickness to stop at, from the iterations' position it would
+    // go that much further every iteration and gain that speed every
+    // substep (a cube inside a block left it at 15 m/s).
+    float start = separation - dot(dx_p - (bary.x * dx_a + bary.y * dx_b + bary.z * dx_c), n);
+    float target = deep ? min(thickness, start + CM_DEEP_RECOVERY_SCALE * max_recovery)
+                        : min(thickness, max(start, separation) + max_recovery);
+    float C = separation - target;
+    if (C >= 0.0f) {
+        return false;
+    }
+    if (w.x + bary.x * bary.x * w.y + bary.y * bary.y * w.z + bary.z * bary.z * w.w <= 0.0f) {
+        return false;
+    }
+    contact.n = n;
+    contact.bary = bary;
+    contact.C = C;
+    return true;
+}
+
 // Whether vertex p and surface triangle abc (counter-clockwise seen from
 // outside) are in contact: closer than `thickness` in front of the
 // triangle, or behind it. In front, the constraint is the distance to the
@@ -271,34 +306,84 @@ TM_FN bool cm_vertex_triangle_contact(vec3 p, vec3 a, vec3 b, vec3 c, vec4 w, bo
             n = -arm / distance;  // towards the nearest point, on an edge (side < 0: distance > 0)
             separation = -distance;
         } else {
-            return false;  // beside the triangle: a neighbour of it owns p
+            return false;  // beside the triangle: a neighbour of it owns p (in a
+                           // valley, cm_vertex_in_valley_contact)
         }
     }
-    // Where the pair stood along n when the substep began. A pair already
-    // closer than the thickness then is moved apart by at most max_recovery
-    // beyond that this substep: pushing it all the way at once would turn the
-    // push into a velocity of (thickness - separation) / h, and a pair held
-    // together (by a fold, a heap, the ground) would be kicked every substep.
-    // A plain pair counts from where the iterations have got it to, up to
-    // the thickness (counted from the start, the pile sank into itself). A
-    // deep pair counts from the start, CM_DEEP_RECOVERY_SCALE times farther:
-    // with no thickness to stop at, from the iterations' position it would
-    // go that much further every iteration and gain that speed every
-    // substep (a cube inside a block left it at 15 m/s).
-    float start = separation - dot(dx_p - (bary.x * dx_a + bary.y * dx_b + bary.z * dx_c), n);
-    float target = deep ? min(thickness, start + CM_DEEP_RECOVERY_SCALE * max_recovery)
-                        : min(thickness, max(start, separation) + max_recovery);
-    float C = separation - target;
-    if (C >= 0.0f) {
+    return cm_pair_constraint(n, bary, separation, deep, thickness, max_recovery, w, dx_p, dx_a,
+                              dx_b, dx_c, contact);
+}
+
+// A vertex behind a triangle's plane whose nearest point on it lies on an
+// edge is, for cm_vertex_triangle_contact, owned by the face beyond that
+// edge, which holds it in front of itself or has it behind and projecting
+// inside. Not so in a valley, where the two faces meet concave: a vertex
+// pressed into it lies behind both and projects beside both, onto their
+// shared edge, and no plain pair pushed it. In the pile a stiff cube's
+// corner, let go by its deep pair a millimetre inside the soft torus, was
+// dragged 12 mm into such a valley by its tets every third frame, and
+// chattered in and out for good (docs/algorithm.md, 5, "Valleys").
+//
+// Which edge of abc p lies behind and beside: the edge opposite corner 0
+// (bc), 1 (ca) or 2 (ab) that holds p's nearest point, where p is behind
+// the plane of abc and the nearest point is on that edge's inside (not a
+// corner); 3 otherwise. As cm_vertex_triangle_contact decides "beside".
+TM_FN uint cm_edge_behind_beside(vec3 p, vec3 a, vec3 b, vec3 c)
+{
+    vec3 face = cross(b - a, c - a);
+    if (!(dot(p - a, face) < 0.0f)) {
+        return 3u;  // in front of the plane (or a collapsed triangle, or NaN)
+    }
+    vec3 bary = cm_closest_on_triangle(p, a, b, c);
+    uint zeros = (bary.x == 0.0f ? 1u : 0u) + (bary.y == 0.0f ? 1u : 0u) +
+                 (bary.z == 0.0f ? 1u : 0u);
+    if (zeros != 1u) {
+        return 3u;  // inside the triangle, or nearest to a corner
+    }
+    return bary.x == 0.0f ? 0u : (bary.y == 0.0f ? 1u : 2u);
+}
+
+// For p behind triangle abc and beside its edge `edge` (cm_edge_behind_beside),
+// whose neighbouring face's third corner is o: whether p is pressed into
+// the valley the two faces make, and the pair's constraint if so. The edge
+// must be concave (o in front of abc's plane: at a convex edge the face
+// beyond owns p, its own plain pair), and p inside by the edge's
+// pseudo-normal, the sum of the two faces' normals (Baerentzen and Aanaes
+// 2005, "Signed distance computation using the angle weighted
+// pseudonormal"). Then p is pushed as a plain pair, towards its nearest
+// point on the edge and the thickness beyond it.
+TM_FN bool cm_vertex_in_valley_contact(vec3 p, vec3 a, vec3 b, vec3 c, vec3 o, uint edge, vec4 w,
+                                       float thickness, float max_recovery, vec3 dx_p, vec3 dx_a,
+                                       vec3 dx_b, vec3 dx_c, TM_OUT(CmContact) contact)
+{
+    contact.n = vec3(0.0f);
+    contact.bary = vec3(0.0f);
+    contact.C = 0.0f;
+    vec3 face = cross(b - a, c - a);
+    float face_length = length(face);
+    if (face_length <= 0.0f || edge > 2u) {
         return false;
     }
-    if (w.x + bary.x * bary.x * w.y + bary.y * bary.y * w.z + bary.z * bary.z * w.w <= 0.0f) {
+    vec3 n_face = face / face_length;
+    if (!(dot(o - a, n_face) > 0.0f)) {
+        return false;  // a convex edge (or a flat one)
+    }
+    // The edge runs e0 -> e1 around abc; the face beyond runs it e1 -> e0.
+    vec3 e0 = edge == 0u ? b : (edge == 1u ? c : a);
+    vec3 e1 = edge == 0u ? c : (edge == 1u ? a : b);
+    vec3 beyond = cross(e0 - e1, o - e1);
+    float beyond_length = length(beyond);
+    if (beyond_length <= 0.0f) {
         return false;
     }
-    contact.n = n;
-    contact.bary = bary;
-    contact.C = C;
-    return true;
+    vec3 bary = cm_closest_on_triangle(p, a, b, c);
+    vec3 arm = p - (bary.x * a + bary.y * b + bary.z * c);
+    float distance = length(arm);
+    if (!(dot(arm, n_face + beyond / beyond_length) < 0.0f) || !(distance > 0.0f)) {
+        return false;  // outside the body by the edge's pseudo-normal
+    }
+    return cm_pair_constraint(-arm / distance, bary, -distance, false, thickness, max_recovery,
+                              w, dx_p, dx_a, dx_b, dx_c, contact);
 }
 
 // One contact's step, for a contact of cm_vertex_triangle_contact. The

@@ -19,7 +19,8 @@ vec3 displacement(uint v)
 }
 
 // Whether candidate slot `slot` holds a pair in contact on the current
-// positions (cm_vertex_triangle_contact), and which.
+// positions (cm_vertex_triangle_contact, or cm_vertex_in_valley_contact),
+// and which.
 bool candidate_in_contact(uint slot, out CandidatePair pair, out CmContact contact)
 {
     pair = CandidatePair(0u, 0u, 0u, 0u, vec4(0.0f));
@@ -39,9 +40,28 @@ bool candidate_in_contact(uint slot, out CandidatePair pair, out CmContact conta
     pair.c = triangle_corner(f, 2u);
     pair.w = vec4(inverse_mass(pair.v), inverse_mass(pair.a), inverse_mass(pair.b),
                   inverse_mass(pair.c));
-    return cm_vertex_triangle_contact(positions[pair.v].xyz, positions[pair.a].xyz,
-                                      positions[pair.b].xyz, positions[pair.c].xyz, pair.w, deep,
-                                      u_contact_hash.y, u_contact.w * u_gravity_h.w,
-                                      displacement(pair.v), displacement(pair.a),
-                                      displacement(pair.b), displacement(pair.c), contact);
+    vec3 p = positions[pair.v].xyz;
+    vec3 a = positions[pair.a].xyz;
+    vec3 b = positions[pair.b].xyz;
+    vec3 c = positions[pair.c].xyz;
+    float max_recovery = u_contact.w * u_gravity_h.w;
+    if (cm_vertex_triangle_contact(p, a, b, c, pair.w, deep, u_contact_hash.y, max_recovery,
+                                   displacement(pair.v), displacement(pair.a),
+                                   displacement(pair.b), displacement(pair.c), contact)) {
+        return true;
+    }
+    // A plain pair behind and beside its triangle: pressed into a valley?
+    // As BodyContacts::pair_in_contact.
+    bool may_touch = cm_pair_behind_may_touch(floatBitsToUint(contact_vertices[pair.v].w),
+                                              floatBitsToUint(contact_vertices[pair.a].w));
+    uint edge = deep || !may_touch ? 3u : cm_edge_behind_beside(p, a, b, c);
+    if (edge > 2u) {
+        return false;
+    }
+    uint far = triangle_far_corner(f, edge);
+    return far != NO_CONTACT &&
+           cm_vertex_in_valley_contact(p, a, b, c, positions[far].xyz, edge, pair.w,
+                                       u_contact_hash.y, max_recovery, displacement(pair.v),
+                                       displacement(pair.a), displacement(pair.b),
+                                       displacement(pair.c), contact);
 }

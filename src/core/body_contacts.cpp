@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 namespace cm = contact_math;
 
@@ -25,6 +26,40 @@ static_assert(kMaxCellsPerTet == kMaxCellsPerTriangle);
 // a vertex in a heap costs many times one alone in the air, so an even
 // split left one member waiting on the other.
 static constexpr size_t kVerticesPerChunk = 64;
+
+// Per surface triangle, the third corner of the face beyond each edge
+// (ContactLayout::triangle_far_corners). A closed surface meets each edge
+// once in each direction; an edge met otherwise (an open or non-manifold
+// surface) has no face beyond.
+static std::vector<glm::uvec3> far_corners_beyond_edges(const std::vector<glm::uvec3>& triangles)
+{
+    // Directed edge (from, to) -> the far corner of the one face that runs
+    // it, or kNoContact where more than one does.
+    std::unordered_map<uint64_t, uint32_t> far_corner_of_edge;
+    const auto key = [](uint32_t from, uint32_t to) { return (uint64_t{from} << 32) | to; };
+    for (const glm::uvec3& f : triangles) {
+        for (int k = 0; k < 3; ++k) {
+            const auto [it, fresh] =
+                far_corner_of_edge.try_emplace(key(f[(k + 1) % 3], f[(k + 2) % 3]), f[k]);
+            if (!fresh) {
+                it->second = kNoContact;
+            }
+        }
+    }
+    std::vector<glm::uvec3> far(triangles.size(), glm::uvec3(kNoContact));
+    for (size_t i = 0; i < triangles.size(); ++i) {
+        const glm::uvec3& f = triangles[i];
+        for (int k = 0; k < 3; ++k) {
+            // The edge opposite corner k runs f[k + 1] -> f[k + 2] here and
+            // the other way around the face beyond.
+            const auto beyond = far_corner_of_edge.find(key(f[(k + 2) % 3], f[(k + 1) % 3]));
+            if (beyond != far_corner_of_edge.end()) {
+                far[i][k] = beyond->second;
+            }
+        }
+    }
+    return far;
+}
 
 // Per mesh tet, the surface triangle of its body nearest to the tet's
 // centre in the rest shape (ContactLayout::tet_exit_triangle); of equally
@@ -106,6 +141,7 @@ ContactLayout ContactLayout::make(const World& world)
         on_surface[f.x] = on_surface[f.y] = on_surface[f.z] = 1;
         layout.triangle_body.push_back(world.vertex_body[f.x]);
     }
+    layout.triangle_far_corners = far_corners_beyond_edges(mesh.surface_triangles);
     std::vector<uint32_t> first_surface_of_body(world.body_count(),
                                                 std::numeric_limits<uint32_t>::max());
     for (uint32_t v = 0; v < mesh.vertex_count(); ++v) {
@@ -562,6 +598,36 @@ BodyContacts::CandidatePair BodyContacts::candidate_pair(
     return pair;
 }
 
+bool BodyContacts::pair_in_contact(uint32_t candidate, const CandidatePair& pair,
+                                   const std::vector<glm::vec3>& positions, float h,
+                                   contact_math::CmContact& contact) const
+{
+    const glm::vec3& p = positions[pair.v[0]];
+    const glm::vec3& a = positions[pair.v[1]];
+    const glm::vec3& b = positions[pair.v[2]];
+    const glm::vec3& c = positions[pair.v[3]];
+    const bool deep = (candidate & cm::CM_DEEP_PAIR) != 0;
+    const float max_recovery = kContactRecoverySpeedMS * h;
+    if (cm::cm_vertex_triangle_contact(p, a, b, c, pair.w, deep, kContactThicknessM, max_recovery,
+                                       pair.dx[0], pair.dx[1], pair.dx[2], pair.dx[3], contact)) {
+        return true;
+    }
+    const uint32_t f = candidate & ~cm::CM_DEEP_PAIR;
+    if (deep || !cm::cm_pair_behind_may_touch(world_->vertex_body[pair.v[0]],
+                                              layout_.triangle_body[f])) {
+        return false;
+    }
+    const uint32_t edge = cm::cm_edge_behind_beside(p, a, b, c);
+    if (edge > 2) {
+        return false;
+    }
+    const uint32_t far = layout_.triangle_far_corners[f][static_cast<int>(edge)];
+    return far != kNoContact &&
+           cm::cm_vertex_in_valley_contact(p, a, b, c, positions[far], edge, pair.w,
+                                           kContactThicknessM, max_recovery, pair.dx[0],
+                                           pair.dx[1], pair.dx[2], pair.dx[3], contact);
+}
+
 void BodyContacts::solve(std::vector<glm::vec3>& positions, const std::vector<glm::vec3>& predicted,
                          std::vector<glm::vec3>& corrections,
                          const std::vector<glm::vec3>& velocities,
@@ -595,11 +661,7 @@ void BodyContacts::solve(std::vector<glm::vec3>& positions, const std::vector<gl
             const CandidatePair pair =
                 candidate_pair(slot, corrections, velocities, inverse_masses, h);
             InContact in_contact{static_cast<uint32_t>(slot), {}};
-            if (cm::cm_vertex_triangle_contact(
-                    positions[pair.v[0]], positions[pair.v[1]], positions[pair.v[2]],
-                    positions[pair.v[3]], pair.w, (candidate & cm::CM_DEEP_PAIR) != 0,
-                    kContactThicknessM, kContactRecoverySpeedMS * h, pair.dx[0], pair.dx[1],
-                    pair.dx[2], pair.dx[3], in_contact.contact)) {
+            if (pair_in_contact(candidate, pair, positions, h, in_contact.contact)) {
                 found.push_back(in_contact);
                 for (int k = 0; k < 4; ++k) add(sums[pair.v[k]], glm::ivec4(0, 0, 0, 1));
             }

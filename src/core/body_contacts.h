@@ -61,6 +61,10 @@ struct ContactLayout {
     // bodies (cm_move_beside_bodies): the body's first surface vertex.
     std::vector<uint32_t> surface_body_reference;
     std::vector<uint32_t> triangle_body;     // per surface triangle
+    // Per surface triangle, per edge (the edge opposite corner k), the third
+    // corner of the face beyond it, kNoContact where not exactly one face
+    // lies beyond (cm_vertex_in_valley_contact).
+    std::vector<glm::uvec3> triangle_far_corners;
     float cell_size_m = 1.0f;                // a grown rest triangle spans <= 4 per axis
     uint32_t table_size = 1;                 // hash buckets, a power of two
     // Per body: a vertex and a triangle of its own body with a corner
@@ -131,6 +135,13 @@ private:
     CandidatePair candidate_pair(size_t slot, const std::vector<glm::vec3>& corrections,
                                  const std::vector<glm::vec3>& velocities,
                                  const std::vector<float>& inverse_masses, float h) const;
+    // Whether candidate pair `pair` (of candidate slot value `candidate`)
+    // is in contact on the current positions: cm_vertex_triangle_contact,
+    // or cm_vertex_in_valley_contact for a plain pair behind and beside its
+    // triangle.
+    bool pair_in_contact(uint32_t candidate, const CandidatePair& pair,
+                         const std::vector<glm::vec3>& positions, float h,
+                         contact_math::CmContact& contact) const;
     // A pair in contact (cm_vertex_triangle_contact) at its candidate slot.
     struct InContact {
         uint32_t slot;

@@ -243,12 +243,6 @@ void GpuSolver::load(std::shared_ptr<const World> world)
     upload(buffers_[kSlotEntries], std::vector<uint32_t>());
     jacobi_delta_slots_ = 0;
 
-    std::vector<uint32_t> triangles;
-    triangles.reserve(nf * 3);
-    for (const glm::uvec3& f : m.surface_triangles) {
-        triangles.insert(triangles.end(), {f.x, f.y, f.z});
-    }
-    upload(buffers_[kTriangles], triangles, GL_STATIC_DRAW);
     upload(buffers_[kFaceNormals], std::vector<glm::vec4>(nf, glm::vec4(0.0f)));
     upload(buffers_[kFaceOffsets], m.vertex_triangles.offsets, GL_STATIC_DRAW);
     upload(buffers_[kFaceEntries], m.vertex_triangles.entries, GL_STATIC_DRAW);
@@ -340,6 +334,17 @@ void GpuSolver::upload_contact_layout()
 {
     const TetMesh& m = *mesh_;
     contact_layout_ = ContactLayout::make(*world_);
+    // The surface triangles' corners, then the far corners beyond their
+    // edges (ContactLayout::triangle_far_corners), 3 a triangle each.
+    std::vector<uint32_t> triangles;
+    triangles.reserve(m.surface_triangles.size() * 6);
+    for (const glm::uvec3& f : m.surface_triangles) {
+        triangles.insert(triangles.end(), {f.x, f.y, f.z});
+    }
+    for (const glm::uvec3& far : contact_layout_.triangle_far_corners) {
+        triangles.insert(triangles.end(), {far.x, far.y, far.z});
+    }
+    upload(buffers_[kTriangles], triangles, GL_STATIC_DRAW);
     std::vector<glm::vec4> vertices(m.vertex_count());
     for (size_t v = 0; v < vertices.size(); ++v) {
         float body = 0.0f;
