@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 using namespace contact_worlds;
 
@@ -22,24 +24,39 @@ struct BothRuns {
     double gpu_seconds = 0.0;
 };
 
-// Both solvers' positions after `frames`; nothing when the GPU solver could
-// not be made (make_gpu_solver has failed the test: the callers stop).
-BothRuns run_both(const std::shared_ptr<const World>& world, int frames)
+// Both solvers' positions after each of `frames` (ascending) of one run;
+// nothing when the GPU solver could not be made (make_gpu_solver has failed
+// the test: the callers stop).
+std::vector<BothRuns> run_both_at(const std::shared_ptr<const World>& world,
+                                  const std::vector<int>& frames)
 {
-    BothRuns runs;
+    std::vector<BothRuns> runs;
     std::unique_ptr<GpuSolver> gpu = make_gpu_solver();
     if (!gpu) return runs;
     CpuSolver cpu;
     gpu->load(world);
     cpu.load(world);
     const SimParams params = world_params(*world);
-    const auto start = std::chrono::steady_clock::now();
-    run_frames(*gpu, params, frames);
-    runs.gpu = positions_of(*gpu);
-    runs.gpu_seconds = seconds_since(start);
-    run_frames(cpu, params, frames);
-    runs.cpu = cpu.positions();
+    int done = 0;
+    double gpu_seconds = 0.0;
+    for (const int frame : frames) {
+        BothRuns& at = runs.emplace_back();
+        const auto start = std::chrono::steady_clock::now();
+        run_frames(*gpu, params, frame - done);
+        at.gpu = positions_of(*gpu);
+        gpu_seconds += seconds_since(start);
+        at.gpu_seconds = gpu_seconds;
+        run_frames(cpu, params, frame - done);
+        at.cpu = cpu.positions();
+        done = frame;
+    }
     return runs;
+}
+
+BothRuns run_both(const std::shared_ptr<const World>& world, int frames)
+{
+    std::vector<BothRuns> runs = run_both_at(world, {frames});
+    return runs.empty() ? BothRuns{} : std::move(runs.front());
 }
 
 }  // namespace
@@ -70,29 +87,45 @@ TEST_F(GpuContactTest, CubeDroppedOnCubeAgreesWithTheCpu)
 TEST_F(GpuContactTest, CubeWhollyInsideABlockIsPushedOutAsOnTheCpu)
 {
     // Only the tets know the small cube is inside (BodyContact.
-    // CubeWhollyInsideABlockIsPushedOutThroughTheNearestFace): after 0.5 s
-    // at the deep pairs' recovery speed both solvers have pushed it out the
-    // same way, and after 1 s nothing is inside.
+    // CubeWhollyInsideABlockIsPushedOutThroughTheNearestFace). Until its
+    // leading face reaches the block's (frame 6) the push is steady and the
+    // two solvers step the same maths: they agree closely. Through the exit
+    // the path is chaotic: the CPU run against itself with every coordinate
+    // nudged by 1e-7 m parts by 1.8e-6 m at frame 6, 1.1e-4 m at frame 8 and
+    // 2.0e-3 m at frame 30 (0.8 mm between the cubes' centroids). So after
+    // 0.5 s only the outcome is compared: out through +x, the same distance
+    // to a centimetre; after 1 s nothing is inside anything (a corner folded
+    // into the cube counts, docs/algorithm.md 2, "A barrier against
+    // collapse").
     const std::shared_ptr<const World> world = assembled(cube_inside_block());
     ASSERT_TRUE(world);
-    const BothRuns half = run_both(world, 30);
-    ASSERT_FALSE(half.gpu.empty()) << "no GPU solver";
-    ASSERT_EQ(half.gpu.size(), half.cpu.size());
-    const BothRuns out = run_both(world, 60);
-    ASSERT_EQ(out.gpu.size(), out.cpu.size());
+    const std::vector<BothRuns> runs = run_both_at(world, {5, 30, 60});
+    ASSERT_EQ(runs.size(), 3u) << "no GPU solver";
+    const BothRuns& inside = runs[0];
+    const BothRuns& half = runs[1];
+    const BothRuns& out = runs[2];
+    ASSERT_EQ(inside.gpu.size(), inside.cpu.size());
     const std::vector<BodyStats> start = compute_body_stats(*world, world->mesh->rest_positions);
-    const std::vector<BodyStats> gpu_half = compute_body_stats(*world, half.gpu);
-    const std::vector<BodyStats> cpu_half = compute_body_stats(*world, half.cpu);
+    const float gpu_moved =
+        compute_body_stats(*world, half.gpu)[1].centroid_m.x - start[1].centroid_m.x;
+    const float cpu_moved =
+        compute_body_stats(*world, half.cpu)[1].centroid_m.x - start[1].centroid_m.x;
+    const float inside_apart = max_distance(inside.gpu, inside.cpu);
     const double gpu_depth = deepest_penetration_m(*world, out.gpu);
-    std::printf("cube inside a block: after 0.5 s the cube moved %.4f m in x on the GPU, %.4f "
-                "m on the CPU, positions %.3e m apart; after 1 s deepest penetration %.3g m on "
-                "the GPU (%.3g m on the CPU)\n",
-                gpu_half[1].centroid_m.x - start[1].centroid_m.x,
-                cpu_half[1].centroid_m.x - start[1].centroid_m.x, max_distance(half.gpu, half.cpu),
-                gpu_depth, deepest_penetration_m(*world, out.cpu));
-    EXPECT_GT(gpu_half[1].centroid_m.x - start[1].centroid_m.x, 0.1f) << "out through +x";
-    EXPECT_LT(max_distance(half.gpu, half.cpu), 1e-3f);
+    const double cpu_depth = deepest_penetration_m(*world, out.cpu);
+    std::printf("cube inside a block: after 5 frames GPU vs CPU %.3e m; after 0.5 s the cube "
+                "moved %.4f m in x on the GPU, %.4f m on the CPU (positions %.3e m apart); "
+                "after 1 s deepest penetration %.3g m on the GPU, %.3g m on the CPU\n",
+                inside_apart, gpu_moved, cpu_moved, max_distance(half.gpu, half.cpu), gpu_depth,
+                cpu_depth);
+    // Measured on llvmpipe: 9.8e-7 m after 5 frames; 0.9269 and 0.9270 m
+    // moved after 0.5 s (4.7e-4 m apart), nothing inside after 1 s.
+    EXPECT_LT(inside_apart, 1e-5f);
+    EXPECT_GT(gpu_moved, 0.5f) << "out through +x";
+    EXPECT_GT(cpu_moved, 0.5f) << "out through +x";
+    EXPECT_NEAR(gpu_moved, cpu_moved, 0.01f);
     EXPECT_LE(gpu_depth, 1e-3);
+    EXPECT_LE(cpu_depth, 1e-3);
 }
 
 TEST_F(GpuContactTest, DeepVerticesAreThoseTheCpuFinds)
