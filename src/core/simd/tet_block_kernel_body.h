@@ -78,6 +78,7 @@ constexpr float kPolarDefiniteFloor = 1.0e-4f;
 constexpr float kVolumeBarrierJ = 0.3f;              // TM_VOLUME_BARRIER_J
 constexpr float kVolumeBarrierTangentJ = 0.01875f;  // TM_VOLUME_BARRIER_TANGENT_J
 constexpr int kVolumeBarrierExtraSteps = 4;          // TM_VOLUME_BARRIER_EXTRA_STEPS
+constexpr float kVolumeBarrierExtraJ = 0.15f;        // TM_VOLUME_BARRIER_EXTRA_J
 
 // tm_rotation_from_half_angle. (Normalizing (ch, sh) with the hardware
 // 1/sqrt estimate and a Newton step instead was as fast, but its rounding
@@ -688,7 +689,7 @@ inline vf volume_step(const v3* x, const vf* w, vf inv_rest_volume, vf alpha_vol
     v3 g[4];
     volume_gradients(p0, x[1] + d[1], x[2] + d[2], x[3] + d[3], inv_rest_volume, g);
     J = dot(x[1] + d[1] - p0, g[1]);
-    const vmask active = only_within_barrier ? on & (J < kVolumeBarrierJ) : on;
+    const vmask active = only_within_barrier ? on & (J < kVolumeBarrierExtraJ) : on;
     vf slope;
     const vf C = volume_constraint(J, barrier, slope);
     for (int a = 1; a < 4; ++a) g[a] = g[a] * slope;
@@ -697,10 +698,11 @@ inline vf volume_step(const v3* x, const vf* w, vf inv_rest_volume, vf alpha_vol
     const vf lambda_before = lambda_volume;
     vf dl = xpbd_dlambda(active, C, g[0], g[1], g[2], g[3], w, alpha_volume, lambda_volume);
     if (only_within_barrier) {
-        const vf weight = tb_min(tb_max((kVolumeBarrierJ - J) *
-                                            (1.0f / (kVolumeBarrierJ - kVolumeBarrierTangentJ)),
-                                        splat(0.0f)),
-                                 splat(1.0f));
+        const vf weight =
+            tb_min(tb_max((kVolumeBarrierExtraJ - J) *
+                              (1.0f / (kVolumeBarrierExtraJ - kVolumeBarrierTangentJ)),
+                          splat(0.0f)),
+                   splat(1.0f));
         dl = dl * weight;
         lambda_volume = lambda_before + dl;
     }
@@ -782,14 +784,14 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
                                      false, volume_on, lambda_volume, d, J);
         sums.squeezed = volume_on & (J < kVolumeBarrierJ);
         // Per lane, as tm_solve_tet's loop: on while its last step began
-        // within the barrier.
-        vmask within = volume_on & (J < kVolumeBarrierJ);
+        // below J_e.
+        vmask within = volume_on & (J < kVolumeBarrierExtraJ);
         for (int extra = 0; step.volume_barrier && extra < kVolumeBarrierExtraSteps &&
                             any_lane(within);
              ++extra) {
             volume_step(x, w, inv_rest_volume, alpha_volume, true, true, within, lambda_volume,
                         d, J);
-            within = within & (J < kVolumeBarrierJ);
+            within = within & (J < kVolumeBarrierExtraJ);
         }
     }
     store_m3(blocks.lambda_shape, slot, lambda_shape);
