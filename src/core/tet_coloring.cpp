@@ -65,6 +65,90 @@ Result<Csr> color_tets(const std::vector<glm::uvec4>& tets, size_t vertex_count,
     return colors;
 }
 
+void round_colors_to_lanes(Csr& colors, const std::vector<glm::uvec4>& tets,
+                           size_t vertex_count, uint32_t lanes)
+{
+    const size_t color_count = colors.rows();
+    if (color_count < 2 || lanes < 2) {
+        return;
+    }
+    std::vector<std::vector<uint32_t>> rows(color_count);
+    std::vector<uint32_t> color_of(tets.size(), 0);
+    for (uint32_t c = 0; c < color_count; ++c) {
+        rows[c].assign(colors.entries.begin() + colors.begin(c),
+                       colors.entries.begin() + colors.end(c));
+        for (const uint32_t t : rows[c]) {
+            color_of[t] = c;
+        }
+    }
+    std::vector<uint32_t> corner_rows;
+    corner_rows.reserve(tets.size() * 4);
+    for (const glm::uvec4& tet : tets) {
+        for (int a = 0; a < 4; ++a) corner_rows.push_back(tet[a]);
+    }
+    // Entries are tet corners (t * 4 + a).
+    const Csr vertex_tets = build_csr(vertex_count, corner_rows);
+
+    // taken[d] == look: a tet sharing a vertex with the tet of this look has
+    // colour d (a new look for each tet, so nothing needs clearing).
+    std::vector<uint32_t> taken(color_count, 0);
+    uint32_t look = 0;
+    for (size_t c = 0; c + 1 < color_count; ++c) {
+        std::vector<uint32_t>& row = rows[c];
+        // Tets moved in from earlier colours came at the end.
+        std::sort(row.begin(), row.end());
+        size_t remaining = row.size();
+        for (size_t i = row.size(); i-- > 0;) {
+            if (remaining % lanes == 0) {
+                break;
+            }
+            const uint32_t t = row[i];
+            ++look;
+            for (int a = 0; a < 4; ++a) {
+                const uint32_t v = tets[t][a];
+                for (uint32_t e = vertex_tets.begin(v); e < vertex_tets.end(v); ++e) {
+                    taken[color_of[vertex_tets.entries[e] / 4]] = look;
+                }
+            }
+            size_t free_color = color_count;
+            for (size_t d = c + 1; d < color_count; ++d) {
+                if (taken[d] == look) {
+                    continue;
+                }
+                if (free_color == color_count) {
+                    free_color = d;
+                }
+                if (rows[d].size() % lanes != 0) {
+                    free_color = d;
+                    break;
+                }
+            }
+            if (free_color == color_count) {
+                continue;
+            }
+            color_of[t] = static_cast<uint32_t>(free_color);
+            rows[free_color].push_back(t);
+            --remaining;
+        }
+        if (remaining != row.size()) {
+            std::erase_if(row, [&](uint32_t t) { return color_of[t] != c; });
+        }
+    }
+
+    Csr rounded;
+    rounded.offsets.push_back(0);
+    rounded.entries.reserve(tets.size());
+    for (std::vector<uint32_t>& row : rows) {
+        if (row.empty()) {
+            continue;
+        }
+        std::sort(row.begin(), row.end());
+        rounded.entries.insert(rounded.entries.end(), row.begin(), row.end());
+        rounded.offsets.push_back(static_cast<uint32_t>(rounded.entries.size()));
+    }
+    colors = std::move(rounded);
+}
+
 namespace {
 
 // Shifts of the four sweeps' cubes, in sides, along every axis.
