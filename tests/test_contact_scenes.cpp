@@ -206,6 +206,17 @@ TEST(ContactScenes, PileWithGravityNudgedComesToRestWithoutAChatteringCorner)
     // s, 0.33 m/s at 10 s). Measured since valleys are pushed
     // (cm_vertex_in_valley_contact): at most 0.9 mm inside from 9 s to 10 s,
     // the fastest vertex at 0.030 m/s at 10 s.
+    //
+    // A heap at rest still has a body slide or settle now and then: with
+    // gravity changed by 0, -2e-4, 2e-4, -4e-4 and 4e-4 m/s^2, the fastest
+    // vertex, sampled each second from 5 s to 15 s, was above 0.1 m/s in 10
+    // of the 55 samples (up to 1.3 m/s, for 1 to 3 s at a time, nothing
+    // deeper than the thickness inside another body from 9 s on), with the
+    // colours rounded to whole SIMD blocks and before them alike; one such
+    // episode fell on 10 s at 4e-4 before them, and on 8-10 s at -2e-4 with
+    // them. So the heap is at rest when its fastest vertex's median over
+    // the last of 12 s is below 0.1 m/s; the chatter, at 0.33 m/s for good,
+    // fails that and the depth.
     const std::shared_ptr<const World> world = builtin_world("pile");
     ASSERT_TRUE(world);
     CpuSolver solver;
@@ -215,18 +226,26 @@ TEST(ContactScenes, PileWithGravityNudgedComesToRestWithoutAChatteringCorner)
     params.gravity_m_s2.y -= 2.0e-4f;
     run_frames(solver, params, 540);
     double deepest_m = 0.0;
-    for (int frame = 0; frame < 60; ++frame) {
+    std::vector<float> fastest_m_s;
+    for (int frame = 0; frame < 180; ++frame) {
         solver.step_frame(params);
         deepest_m = std::max(deepest_m, measure_penetration(*world->mesh, world->vertex_body,
                                                             solver.positions())
                                             .max_depth_between_bodies_m);
+        if (frame >= 120) {
+            fastest_m_s.push_back(
+                compute_stats(solver.mesh(), solver.positions(), solver.velocities())
+                    .max_speed_m_s);
+        }
     }
-    const SimStats stats = compute_stats(solver.mesh(), solver.positions(), solver.velocities());
+    std::sort(fastest_m_s.begin(), fastest_m_s.end());
+    const float median_m_s = fastest_m_s[fastest_m_s.size() / 2];
     std::printf("pile, gravity nudged by -2e-4 m/s^2: deepest inside another body from 9 s to "
-                "10 s %.3g m, fastest vertex at 10 s %.3f m/s\n",
-                deepest_m, stats.max_speed_m_s);
+                "12 s %.3g m; fastest vertex from 11 s to 12 s: median %.3f m/s, at most "
+                "%.3f m/s\n",
+                deepest_m, median_m_s, fastest_m_s.back());
     EXPECT_LE(deepest_m, kContactThicknessM) << "no corner chattering in and out";
-    EXPECT_LT(stats.max_speed_m_s, 0.1f) << "the heap at rest";
+    EXPECT_LT(median_m_s, 0.1f) << "the heap at rest";
 }
 
 TEST(ContactScenes, PileRunsTheSameOnOneThreadAndOnTwo)

@@ -57,6 +57,7 @@ slow_tests=(
   ContactScenes.StackDoesNotWalkAlongTheGround
   BodyContact.RunsAreBitIdenticalWhateverTheThreadCount
   ContactScenes.PileRunsTheSameOnOneThreadAndOnTwo
+  ContactScenes.PileWithGravityNudgedComesToRestWithoutAChatteringCorner
 )
 # The GL suite (softbody_gl_tests) is not run here: under ASan on llvmpipe
 # (leak checks off: Mesa's own allocations) its 27 tests passed clean once but
