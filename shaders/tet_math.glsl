@@ -489,9 +489,9 @@ const float TM_VOLUME_BARRIER_TANGENT_J = 0.01875f;  // J_b / 16
 // cube kicked out of a block can come out with a corner folded into
 // itself, its two tets at J = 0.2-0.3, and further steps up to J_b held
 // that fold for good, where single steps there let it undo within a frame
-// (docs/algorithm.md 2, "More steps within the barrier"). A tet its volume
-// step found at J_e or above takes no more (most tets, most of the time:
-// no cost).
+// (docs/algorithm.md 2, "Further steps only deep within the barrier"). A
+// tet its volume step found at J_e or above takes no more (most tets, most
+// of the time: no cost).
 const int TM_VOLUME_BARRIER_EXTRA_STEPS = 4;
 const float TM_VOLUME_BARRIER_EXTRA_J = 0.15f;  // J_e = J_b / 2
 
