@@ -476,22 +476,24 @@ const float TM_VOLUME_BARRIER_TANGENT_J = 0.01875f;  // J_b / 16
 // One step linearised at J ~ 0 reaches only the tangent's root, J ~ 0.04:
 // a flattened tet under a body's weight regained 4% of its volume a visit,
 // and under Jacobi's averaging the bunny at 100 Pa to 1 kPa kept 30-40 tets
-// flat against the ground for good. So a tet whose volume step began below
-// J_e = J_b / 2 takes up to four more, each linearised where the last left
-// it (Newton's iteration on its own constraint, the multiplier summed as
-// XPBD's), until one finds it at J_e or above. Each is scaled by (J_e - J)
-// / (J_e - J_t), clamped to [0, 1], where it begins: whole below the
-// tangent, nothing at J_e, so that a tet a hair below J_e steps as one a
-// hair above (unscaled, the count of steps jumped there, and a scene that
-// amplifies small differences, the cube pushed out of a block, ran 6 cm
-// apart on the GPU and the CPU). A lone tet pressed to J = 0.01 ends its
-// visit at 0.16 (0.04 after one step). They stop at J_e, not J_b: a small
-// cube kicked out of a block can come out with a corner folded into
-// itself, its two tets at J = 0.2-0.3, and further steps up to J_b held
-// that fold for good, where single steps there let it undo within a frame
-// (docs/algorithm.md 2, "Further steps only deep within the barrier"). A
-// tet its volume step found at J_e or above takes no more (most tets, most
-// of the time: no cost).
+// flat against the ground for good. So a tet whose first volume step
+// found it deep within the barrier, below J_e = J_b / 2, takes up to four
+// more, each linearised where the last left it (Newton's iteration on its
+// own constraint, the multiplier summed as XPBD's), until one finds it at
+// J_b or above. Each is scaled twice: by (J_e - J0) / (J_e - J_t), J0
+// where the first step found the tet, and by (J_b - J) / (J_b - J_t), J
+// where it begins, both clamped to [0, 1]: whole below the tangent,
+// nothing from J_e on for a tet that begins there and nothing at J_b, so
+// that a tet a hair below either edge steps as one a hair above
+// (unscaled, the count of steps jumped there, and a scene that amplifies
+// small differences, the cube pushed out of a block, ran 6 cm apart on the
+// GPU and the CPU). A lone tet pressed to J = 0.01 ends its visit at 0.31
+// (0.04 after one step). Only from below J_e: a small cube kicked out of a
+// block can come out with a corner folded into itself, its two tets at J
+// = 0.2-0.3, and further steps there held that fold for good, where single
+// steps let it undo within a frame (docs/algorithm.md 2, "Further steps
+// only from deep within the barrier"). A tet its first volume step found
+// at J_e or above takes no more (most tets, most of the time: no cost).
 const int TM_VOLUME_BARRIER_EXTRA_STEPS = 4;
 const float TM_VOLUME_BARRIER_EXTRA_J = 0.15f;  // J_e = J_b / 2
 
@@ -639,15 +641,25 @@ TM_FN mat3 tm_sliver_shape_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3
     return dlambda;
 }
 
+// How much of the further steps a tet takes whose first volume step found
+// it at J: all below the tangent, none from J_e on.
+TM_FN float tm_further_steps_entry(float J)
+{
+    return clamp((TM_VOLUME_BARRIER_EXTRA_J - J) *
+                     (1.0f / (TM_VOLUME_BARRIER_EXTRA_J - TM_VOLUME_BARRIER_TANGENT_J)),
+                 0.0f, 1.0f);
+}
+
 // One step of the volume constraint C(J), J = det(Ds) / (6 V0), at the
 // corners x_a + d_a, its corrections added to d0..d3; J is the volume
 // ratio it found there. only_within_barrier: a further step of a tet
-// deep within the barrier (TM_VOLUME_BARRIER_EXTRA_STEPS), scaled, none
-// where J >= J_e. Returns |C + alpha~ lambda| before the step (0 where none
-// was taken).
+// within the barrier (TM_VOLUME_BARRIER_EXTRA_STEPS), scaled by `entry`
+// (tm_further_steps_entry) and by how far below J_b it is, none where J
+// >= J_b. Returns |C + alpha~ lambda| before the step (0 where none was
+// taken).
 TM_FN float tm_volume_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, float rest_volume,
                            float alpha_volume_tilde, bool volume_barrier,
-                           bool only_within_barrier, float omega,
+                           bool only_within_barrier, float entry, float omega,
                            TM_INOUT(float) lambda_volume, TM_INOUT(vec3) d0,
                            TM_INOUT(vec3) d1, TM_INOUT(vec3) d2, TM_INOUT(vec3) d3,
                            TM_OUT(float) J)
@@ -658,7 +670,7 @@ TM_FN float tm_volume_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, float res
     vec3 g3;
     tm_volume_gradients(p0, x1 + d1, x2 + d2, x3 + d3, rest_volume, g1, g2, g3);
     J = dot(x1 + d1 - p0, g1);  // e1 . (e2 x e3) / (6 V0)
-    if (only_within_barrier && J >= TM_VOLUME_BARRIER_EXTRA_J) {
+    if (only_within_barrier && J >= TM_VOLUME_BARRIER_J) {
         return 0.0f;
     }
     float slope;
@@ -669,10 +681,10 @@ TM_FN float tm_volume_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, float res
     vec3 g0 = -(g1 + g2 + g3);
     float residual = abs(Cv + alpha_volume_tilde * lambda_volume);
     float weight = only_within_barrier
-                       ? clamp((TM_VOLUME_BARRIER_EXTRA_J - J) *
-                                   (1.0f / (TM_VOLUME_BARRIER_EXTRA_J -
-                                            TM_VOLUME_BARRIER_TANGENT_J)),
-                               0.0f, 1.0f)
+                       ? entry * clamp((TM_VOLUME_BARRIER_J - J) *
+                                           (1.0f / (TM_VOLUME_BARRIER_J -
+                                                    TM_VOLUME_BARRIER_TANGENT_J)),
+                                       0.0f, 1.0f)
                        : 1.0f;
     float dlambda_volume = tm_xpbd_dlambda(Cv, g0, g1, g2, g3, w, alpha_volume_tilde,
                                            omega * weight, lambda_volume);
@@ -735,15 +747,16 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
     if (volume_enabled) {
         float J;
         residual += tm_volume_step(x0, x1, x2, x3, w, rest_volume, alpha_volume_tilde,
-                                   volume_barrier, false, omega, lambda_volume, d0, d1, d2,
-                                   d3, J);
+                                   volume_barrier, false, 1.0f, omega, lambda_volume, d0, d1,
+                                   d2, d3, J);
         squeezed = J < TM_VOLUME_BARRIER_J;
-        // J: where the last step began; each further step stops at J_e.
-        for (int extra = 0; volume_barrier && J < TM_VOLUME_BARRIER_EXTRA_J &&
+        float entry = tm_further_steps_entry(J);
+        // J: where the last step began; each further step stops at J_b.
+        for (int extra = 0; volume_barrier && entry > 0.0f && J < TM_VOLUME_BARRIER_J &&
                             extra < TM_VOLUME_BARRIER_EXTRA_STEPS;
              ++extra) {
             tm_volume_step(x0, x1, x2, x3, w, rest_volume, alpha_volume_tilde, true, true,
-                           omega, lambda_volume, d0, d1, d2, d3, J);
+                           entry, omega, lambda_volume, d0, d1, d2, d3, J);
         }
     }
 }

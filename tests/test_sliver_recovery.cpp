@@ -106,10 +106,14 @@ TEST(SliverCube, DroppedOnTheGroundItsSliversStayTheRightWayOut)
 // The fan of 2,000 slivers dropped from 0.4 m at the defaults. With the
 // slivers' strain step it was NaN within a second under Gauss-Seidel; with
 // shape matching's step it lands on its apex and stands, every tet the
-// right way out, until it topples over at about 3 s (what follows is in
-// README, "Not done yet"). Gauss-Seidel only: Jacobi does not hold this fan
-// (docs/algorithm.md 4, "Slivers").
-TEST(SliverFan, DroppedItLandsOnItsApexWithEveryTetTheRightWayOut)
+// right way out, until it topples over at about 3 s. It then lay with 400
+// to 700 of its tets inside out from 5 s to 10 s while the barrier's
+// further volume steps went on for every tet within it; taken only by tets
+// found deep within it (below J_b / 2, docs/algorithm.md 2, "Further steps
+// only from deep within the barrier") they turn all but one back by 7 s.
+// Gauss-Seidel only: Jacobi does not hold this fan (docs/algorithm.md 4,
+// "Slivers"). Eight seconds, 0.1 s a frame here.
+TEST(SliverFan, DroppedItStandsOnItsApexThenToppledLiesTheRightWayOut)
 {
     const std::shared_ptr<const TetMesh> mesh = prepare_or_fail(sliver_fan(2000, 0.4f));
     size_t slivers = 0;
@@ -118,15 +122,22 @@ TEST(SliverFan, DroppedItLandsOnItsApexWithEveryTetTheRightWayOut)
     CpuSolver solver;
     solver.load(mesh);
     const SimParams params;
-    for (int second = 1; second <= 3; ++second) {
+    for (int second = 1; second <= 8; ++second) {
         run_frames(solver, params, 60);
         const SimStats stats = compute_stats(*mesh, solver.positions(), solver.velocities());
         std::printf("%d s: fastest vertex %.3g m/s, %zu tets inside out, centroid %.3f m up\n",
                     second, stats.max_speed_m_s, stats.inverted_tets, stats.centroid_m.y);
         ASSERT_EQ(stats.nan_count, 0u) << second << " s";
-        EXPECT_EQ(stats.inverted_tets, 0u) << second << " s";
-        EXPECT_LT(stats.max_speed_m_s, 2.0f) << second << " s";  // measured 1.2 at most
         EXPECT_GE(stats.min_y_m, -1e-4f) << second << " s";
+        if (second <= 3) {  // standing on its apex
+            EXPECT_EQ(stats.inverted_tets, 0u) << second << " s";
+            EXPECT_LT(stats.max_speed_m_s, 2.0f) << second << " s";  // measured 1.2 at most
+        }
+        if (second == 8) {  // toppled (measured: 1 inside out from 7 s on, 0.02 m/s)
+            EXPECT_LT(stats.centroid_m.y, 0.15f) << "it toppled";
+            EXPECT_LE(stats.inverted_tets, 20u);
+            EXPECT_LT(stats.max_speed_m_s, 0.1f);
+        }
     }
 }
 

@@ -127,8 +127,9 @@ TEST(VolumeBarrier, BodiesFarSofterThanTheirWeightFlattenWithEveryTetTheRightWay
 // A regular tet pressed flat (J = 0.01), with a stiff volume and a shape
 // soft enough to leave it alone, stepped once. One volume step, linearised
 // at J = 0.01 on the barrier's tangent, reaches only J ~ 0.04; the further
-// steps of tm_solve_tet carry it past J_e = J_b / 2 in the same visit. Above
-// J_b a tet steps exactly as without the barrier.
+// steps of tm_solve_tet, which a tet that deep takes whole, carry it past
+// J_b in the same visit. Above J_b a tet steps exactly as without the
+// barrier.
 TEST(VolumeBarrier, AFlattenedTetRegainsItsVolumeInOneVisit)
 {
     const glm::vec3 rest[4] = {{0.0f, 0.0f, 0.0f}, {0.1f, 0.0f, 0.0f}, {0.0f, 0.1f, 0.0f},
@@ -165,13 +166,13 @@ TEST(VolumeBarrier, AFlattenedTetRegainsItsVolumeInOneVisit)
     float lambda_volume = 0.0f;
     float J = 0.0f;
     tet_math::tm_volume_step(x[0], x[1], x[2], x[3], w, rest_volume, 0.0f, true, false, 1.0f,
-                             lambda_volume, one[0], one[1], one[2], one[3], J);
+                             1.0f, lambda_volume, one[0], one[1], one[2], one[3], J);
     for (int a = 0; a < 4; ++a) x[a] += one[a];
     const float one_step = J_of(x);
     std::printf("a tet pressed to J = 0.01: J %.3f after one volume step, %.3f after its visit\n",
                 one_step, recovered);
     EXPECT_LT(one_step, 0.1f);
-    EXPECT_GT(recovered, tet_math::TM_VOLUME_BARRIER_EXTRA_J);
+    EXPECT_GT(recovered, tet_math::TM_VOLUME_BARRIER_J);
 
     // Above J_b: the same bits with the barrier on and off.
     glm::vec3 on[4];
@@ -290,13 +291,13 @@ TEST(VolumeBarrier, AFoldedCornerUnfoldsAndRests)
 // CubeWhollyInsideABlockIsPushedOutThroughTheNearestFace) is kicked from
 // 1.1 to 2.7 m/s as it leaves, and can come out with a corner folded into
 // itself: the corner inside a tet of the next corner cell, its own two tets
-// squeezed to J = 0.2-0.3, every tet the right way out. The barrier is
-// engaged (the cube began the right way out), and while a tet's further
-// volume steps went on up to J_b they held such a fold for good (11 of 24
-// starts shifted by up to 2 mm, with the colours rounded to whole SIMD
-// blocks); going on only up to J_e = J_b / 2 they let it undo. Which
-// starts fold depends on the order the tets are stepped in, so the cube
-// starts from several shifts.
+// squeezed to J = 0.2-0.3, every tet the right way out, for good. Whether
+// it does depends on the order the tets are stepped in: with the colours
+// rounded to whole SIMD blocks 11 of 24 starts shifted by up to 2 mm
+// folded (7 of 24 since the barrier's further volume steps are taken only
+// from deep within it), with the colours the mesh has none (docs/
+// algorithm.md 4, "Colours rounded to whole blocks"). So the cube starts
+// from several shifts.
 TEST(VolumeBarrier, ACornerFoldedByAContactsKickUnfolds)
 {
     using namespace contact_worlds;

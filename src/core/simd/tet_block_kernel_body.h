@@ -682,14 +682,14 @@ inline m3 tet_rotation(const TetBlockArrays& blocks, size_t slot, const m3& F, c
 // tm_volume_step for the lanes `on` (the others' corrections and
 // multipliers kept, their residual 0); J is every lane's.
 inline vf volume_step(const v3* x, const vf* w, vf inv_rest_volume, vf alpha_volume,
-                      bool barrier, bool only_within_barrier, vmask on, vf& lambda_volume,
-                      v3* d, vf& J)
+                      bool barrier, bool only_within_barrier, vf entry, vmask on,
+                      vf& lambda_volume, v3* d, vf& J)
 {
     const v3 p0 = x[0] + d[0];
     v3 g[4];
     volume_gradients(p0, x[1] + d[1], x[2] + d[2], x[3] + d[3], inv_rest_volume, g);
     J = dot(x[1] + d[1] - p0, g[1]);
-    const vmask active = only_within_barrier ? on & (J < kVolumeBarrierExtraJ) : on;
+    const vmask active = only_within_barrier ? on & (J < kVolumeBarrierJ) : on;
     vf slope;
     const vf C = volume_constraint(J, barrier, slope);
     for (int a = 1; a < 4; ++a) g[a] = g[a] * slope;
@@ -699,10 +699,10 @@ inline vf volume_step(const v3* x, const vf* w, vf inv_rest_volume, vf alpha_vol
     vf dl = xpbd_dlambda(active, C, g[0], g[1], g[2], g[3], w, alpha_volume, lambda_volume);
     if (only_within_barrier) {
         const vf weight =
-            tb_min(tb_max((kVolumeBarrierExtraJ - J) *
-                              (1.0f / (kVolumeBarrierExtraJ - kVolumeBarrierTangentJ)),
-                          splat(0.0f)),
-                   splat(1.0f));
+            entry * tb_min(tb_max((kVolumeBarrierJ - J) *
+                                      (1.0f / (kVolumeBarrierJ - kVolumeBarrierTangentJ)),
+                                  splat(0.0f)),
+                           splat(1.0f));
         dl = dl * weight;
         lambda_volume = lambda_before + dl;
     }
@@ -781,17 +781,22 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
         const vf alpha_volume = volume_compliance * step.inv_h2;
         vf J;
         sums.residual += volume_step(x, w, inv_rest_volume, alpha_volume, step.volume_barrier,
-                                     false, volume_on, lambda_volume, d, J);
+                                     false, splat(1.0f), volume_on, lambda_volume, d, J);
         sums.squeezed = volume_on & (J < kVolumeBarrierJ);
-        // Per lane, as tm_solve_tet's loop: on while its last step began
-        // below J_e.
+        // Per lane, as tm_solve_tet's loop: on from below J_e
+        // (tm_further_steps_entry), then while its last step began within
+        // the barrier.
+        const vf entry = tb_min(tb_max((kVolumeBarrierExtraJ - J) *
+                                           (1.0f / (kVolumeBarrierExtraJ - kVolumeBarrierTangentJ)),
+                                       splat(0.0f)),
+                                splat(1.0f));
         vmask within = volume_on & (J < kVolumeBarrierExtraJ);
         for (int extra = 0; step.volume_barrier && extra < kVolumeBarrierExtraSteps &&
                             any_lane(within);
              ++extra) {
-            volume_step(x, w, inv_rest_volume, alpha_volume, true, true, within, lambda_volume,
-                        d, J);
-            within = within & (J < kVolumeBarrierExtraJ);
+            volume_step(x, w, inv_rest_volume, alpha_volume, true, true, entry, within,
+                        lambda_volume, d, J);
+            within = within & (J < kVolumeBarrierJ);
         }
     }
     store_m3(blocks.lambda_shape, slot, lambda_shape);
