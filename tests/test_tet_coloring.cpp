@@ -1,8 +1,7 @@
 // Tet colouring and the refusal of pathological meshes: repeated tets are
 // dropped, a vertex shared by thousands of tets is coloured quickly (one
 // colour per tet there), more than kMaxTetColors is refused, the presets'
-// colourings are valid and no larger than the plain greedy one, their
-// colours are rounded to whole SIMD blocks, and large
+// colourings are valid and no larger than the plain greedy one, and large
 // meshes' colourings by region keep the promises a region sweep makes.
 #include "test_support.h"
 
@@ -169,88 +168,8 @@ TEST(TetColoring, PresetsAreValidAndNoLargerThanThePlainGreedyColouring)
                     mesh->name.c_str(), mesh->tet_count(), colors.value().rows(), reference,
                     seconds * 1e3);
         EXPECT_LE(colors.value().rows(), reference);
+        EXPECT_EQ(mesh->tet_colors.entries, colors.value().entries);
     }
-}
-
-namespace {
-
-// The share of a SIMD pass's lanes that are padding when each colour is a
-// run of `lanes`-wide blocks, its last one filled up with empty lanes.
-double empty_lane_share(const Csr& colors, uint32_t lanes)
-{
-    size_t all_lanes = 0;
-    for (uint32_t c = 0; c < colors.rows(); ++c) {
-        all_lanes += (colors.end(c) - colors.begin(c) + lanes - 1) / lanes * lanes;
-    }
-    return all_lanes == 0 ? 0.0
-                          : 1.0 - static_cast<double>(colors.entries.size()) / all_lanes;
-}
-
-}  // namespace
-
-TEST(TetColoring, PresetsColoursAreRoundedToWholeSimdBlocks)
-{
-    for (const Preset& preset : all_presets()) {
-        std::shared_ptr<const TetMesh> mesh = preset_mesh(preset.id);
-        SCOPED_TRACE(mesh->name);
-        Result<Csr> plain = color_tets(mesh->tets, mesh->vertex_count());
-        ASSERT_TRUE(plain.ok()) << plain.error();
-        Csr rounded = plain.value();
-        round_colors_to_lanes(rounded, mesh->tets, mesh->vertex_count());
-        EXPECT_EQ(mesh->tet_colors.entries, rounded.entries) << "the mesh's colours are these";
-        EXPECT_EQ(mesh->tet_colors.offsets, rounded.offsets);
-        expect_valid_coloring(rounded, mesh->tets, mesh->vertex_count());
-        EXPECT_LE(rounded.rows(), plain.value().rows());
-        const double before = empty_lane_share(plain.value(), kWidestSimdLanes);
-        const double after = empty_lane_share(rounded, kWidestSimdLanes);
-        std::printf("[ %-12s ] empty lanes at %u a block: %.1f%% plain, %.1f%% rounded\n",
-                    mesh->name.c_str(), kWidestSimdLanes, 100 * before, 100 * after);
-        // Measured 5.6 -> 0.3% (bunny), 12.0 -> 5.8% (cube), 10.6 -> 2.7%
-        // (torus), 15.3 -> 6.5% (beam); at least half the padding must go.
-        EXPECT_LT(after, 0.5 * before);
-    }
-}
-
-TEST(TetColoring, ATetOverWholeBlocksMovesToALaterColourFreeAtItsCorners)
-{
-    // Tets 0-16 share no vertex: colour 0. Tets 17-21 each share a vertex
-    // with one of tets 0-4: colour 1. Tet 16, the seventeenth of colour 0,
-    // touches nothing of colour 1 and moves there.
-    std::vector<glm::uvec4> tets;
-    uint32_t next_vertex = 0;
-    auto fresh_tet = [&](uint32_t first) {
-        tets.push_back({first, next_vertex, next_vertex + 1, next_vertex + 2});
-        next_vertex += 3;
-    };
-    for (int i = 0; i < 17; ++i) {
-        fresh_tet(next_vertex++);
-    }
-    for (uint32_t i = 0; i < 5; ++i) {
-        fresh_tet(tets[i].x);
-    }
-    Result<Csr> colors = color_tets(tets, next_vertex);
-    ASSERT_TRUE(colors.ok());
-    ASSERT_EQ(colors.value().rows(), 2u);
-    ASSERT_EQ(colors.value().end(0), 17u);
-    Csr rounded = colors.value();
-    round_colors_to_lanes(rounded, tets, next_vertex, 16);
-    expect_valid_coloring(rounded, tets, next_vertex);
-    ASSERT_EQ(rounded.rows(), 2u);
-    EXPECT_EQ(rounded.end(0), 16u);
-    EXPECT_EQ(std::vector<uint32_t>(rounded.entries.begin() + 16, rounded.entries.end()),
-              (std::vector<uint32_t>{16, 17, 18, 19, 20, 21}));
-}
-
-TEST(TetColoring, RoundingLeavesAFanWhoseTetsAllMeetAlone)
-{
-    // Every tet of a fan shares the edge with every other: no tet can move.
-    const TetMeshDesc fan = fan_around_an_edge(200);
-    Result<Csr> colors = color_tets(fan.tets, fan.positions.size());
-    ASSERT_TRUE(colors.ok());
-    Csr rounded = colors.value();
-    round_colors_to_lanes(rounded, fan.tets, fan.positions.size());
-    EXPECT_EQ(rounded.offsets, colors.value().offsets);
-    EXPECT_EQ(rounded.entries, colors.value().entries);
 }
 
 namespace {

@@ -29,22 +29,6 @@ constexpr uint32_t kMaxTetColors = 4096;
 Result<Csr> color_tets(const std::vector<glm::uvec4>& tets, size_t vertex_count,
                        uint32_t max_colors = kMaxTetColors);
 
-// The widest SIMD block of the CPU solver (AVX-512, 16 floats); a multiple
-// of the narrower ones (8, 4).
-inline constexpr uint32_t kWidestSimdLanes = 16;
-
-// Moves tets into later colours until each colour but the last holds whole
-// blocks of `lanes` tets, so that the CPU solver's SIMD blocks (each colour a
-// run of blocks, its last padded) carry as few empty lanes as the mesh
-// allows. Colour by colour from the first, its tets from the highest index
-// down: a tet moves to the first later colour none of its corners has,
-// preferring one not yet whole blocks, and the colour is done when it is
-// whole blocks or no tet of it can move. Colours left empty are dropped, and
-// each row is sorted again. The result is still a valid colouring and never
-// has more colours; it changes the Gauss-Seidel order, not what converges.
-void round_colors_to_lanes(Csr& colors, const std::vector<glm::uvec4>& tets,
-                           size_t vertex_count, uint32_t lanes = kWidestSimdLanes);
-
 // Meshes of at least this many tets are coloured by region. Below it every
 // colour of a well-shaped mesh fits a GPU workgroup's walk of all colours
 // (GpuSolver's one-group pass), and region sweeps would only add colours.

@@ -330,8 +330,7 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc, LoadProgress* progress
 
     // 7. Colours for the Gauss-Seidel solver: region by region where the
     // GPU would otherwise pass colour by colour, else (or if that needs
-    // more colours than allowed) greedily in tet order, then rounded to
-    // whole SIMD blocks.
+    // more colours than allowed) greedily in tet order.
     if (nt >= kRegionSweepMinTets) {
         Result<TetColoring> by_region = color_tets_by_region(
             mesh.tets, mesh.rest_positions,
@@ -360,7 +359,6 @@ Result<TetMesh> prepare_tet_mesh(const TetMeshDesc& desc, LoadProgress* progress
             " are allowed, one solver pass each per iteration");
     }
     mesh.tet_colors = std::move(colors).value();
-    round_colors_to_lanes(mesh.tet_colors, mesh.tets, nv);
     report_progress(progress, 1.0);
     return mesh;
 }
