@@ -679,6 +679,15 @@ inline m3 tet_rotation(const TetBlockArrays& blocks, size_t slot, const m3& F, c
     return R;
 }
 
+// tm_further_steps_entry.
+inline vf further_steps_entry(vf J)
+{
+    return tb_min(tb_max((kVolumeBarrierExtraJ - J) *
+                             (1.0f / (kVolumeBarrierExtraJ - kVolumeBarrierTangentJ)),
+                         splat(0.0f)),
+                  splat(1.0f));
+}
+
 // tm_volume_step for the lanes `on` (the others' corrections and
 // multipliers kept, their residual 0); J is every lane's.
 inline vf volume_step(const v3* x, const vf* w, vf inv_rest_volume, vf alpha_volume,
@@ -783,14 +792,10 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
         sums.residual += volume_step(x, w, inv_rest_volume, alpha_volume, step.volume_barrier,
                                      false, splat(1.0f), volume_on, lambda_volume, d, J);
         sums.squeezed = volume_on & (J < kVolumeBarrierJ);
-        // Per lane, as tm_solve_tet's loop: on from below J_e
-        // (tm_further_steps_entry), then while its last step began within
-        // the barrier.
-        const vf entry = tb_min(tb_max((kVolumeBarrierExtraJ - J) *
-                                           (1.0f / (kVolumeBarrierExtraJ - kVolumeBarrierTangentJ)),
-                                       splat(0.0f)),
-                                splat(1.0f));
-        vmask within = volume_on & (J < kVolumeBarrierExtraJ);
+        // Per lane, as tm_solve_tet's loop: on from below J_e, then while
+        // its last step began within the barrier.
+        const vf entry = further_steps_entry(J);
+        vmask within = volume_on & (entry > 0.0f);
         for (int extra = 0; step.volume_barrier && extra < kVolumeBarrierExtraSteps &&
                             any_lane(within);
              ++extra) {
