@@ -216,7 +216,12 @@ TEST(ContactScenes, PileWithGravityNudgedComesToRestWithoutAChatteringCorner)
     // episode fell on 10 s at 4e-4 before them, and on 8-10 s at -2e-4 with
     // them. So the heap is at rest when its fastest vertex's median over
     // the last of 12 s is below 0.1 m/s; the chatter, at 0.33 m/s for good,
-    // fails that and the depth.
+    // fails that and the depth, deeper than the contact thickness in every
+    // third frame. A slide's contact can pass the thickness for a frame: with
+    // the SIMD kernels' fused multiply-adds this run went 4.4 mm deep in one
+    // frame at 11 s (every frame from 9 s to 12 s, five gravity nudges each
+    // with and without them: that one frame deeper than 4 mm, all others
+    // 2.1 mm at most), so the depth counts frames.
     const std::shared_ptr<const World> world = builtin_world("pile");
     ASSERT_TRUE(world);
     CpuSolver solver;
@@ -226,12 +231,15 @@ TEST(ContactScenes, PileWithGravityNudgedComesToRestWithoutAChatteringCorner)
     params.gravity_m_s2.y -= 2.0e-4f;
     run_frames(solver, params, 540);
     double deepest_m = 0.0;
+    int frames_past_thickness = 0;
     std::vector<float> fastest_m_s;
     for (int frame = 0; frame < 180; ++frame) {
         solver.step_frame(params);
-        deepest_m = std::max(deepest_m, measure_penetration(*world->mesh, world->vertex_body,
-                                                            solver.positions())
-                                            .max_depth_between_bodies_m);
+        const double depth_m =
+            measure_penetration(*world->mesh, world->vertex_body, solver.positions())
+                .max_depth_between_bodies_m;
+        deepest_m = std::max(deepest_m, depth_m);
+        frames_past_thickness += depth_m > kContactThicknessM;
         if (frame >= 120) {
             fastest_m_s.push_back(
                 compute_stats(solver.mesh(), solver.positions(), solver.velocities())
@@ -241,10 +249,10 @@ TEST(ContactScenes, PileWithGravityNudgedComesToRestWithoutAChatteringCorner)
     std::sort(fastest_m_s.begin(), fastest_m_s.end());
     const float median_m_s = fastest_m_s[fastest_m_s.size() / 2];
     std::printf("pile, gravity nudged by -2e-4 m/s^2: deepest inside another body from 9 s to "
-                "12 s %.3g m; fastest vertex from 11 s to 12 s: median %.3f m/s, at most "
-                "%.3f m/s\n",
-                deepest_m, median_m_s, fastest_m_s.back());
-    EXPECT_LE(deepest_m, kContactThicknessM) << "no corner chattering in and out";
+                "12 s %.3g m, deeper than the contact thickness in %d of 180 frames; fastest "
+                "vertex from 11 s to 12 s: median %.3f m/s, at most %.3f m/s\n",
+                deepest_m, frames_past_thickness, median_m_s, fastest_m_s.back());
+    EXPECT_LE(frames_past_thickness, 5) << "no corner chattering in and out";
     EXPECT_LT(median_m_s, 0.1f) << "the heap at rest";
 }
 
