@@ -463,11 +463,14 @@ TEST(TetBlockKernel, EveryKernelDampsAsTheScalarDamping)
 
 TEST(TetBlockKernel, SolverRunsAreBitIdenticalAcrossKernels)
 {
-    // The kernels are built without fused multiply-adds (CMakeLists.txt), so
-    // every lane of every width rounds each operation alike: the same bits
-    // on an AVX-512, an AVX2 and an SSE2 machine, self-contact included.
+    // The AVX-512 and AVX2 kernels fuse the same multiply-adds
+    // (CMakeLists.txt), so every lane of either width rounds each operation
+    // alike: the same bits on an AVX-512 and an AVX2 machine, self-contact
+    // included. SSE2 has no fused multiply-add and rounds each product: it
+    // parts from them in the last bits only (1.6e-7 m on the bunny).
     std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::bunny);
     std::vector<glm::vec3> reference;
+    const char* reference_name = "";
     for (const TetBlockKernelInfo& kernel : available_tet_block_kernels()) {
         CpuSolver solver;
         solver.set_tet_kernel(kernel);
@@ -475,11 +478,17 @@ TEST(TetBlockKernel, SolverRunsAreBitIdenticalAcrossKernels)
         run_frames(solver, SimParams(), 40);  // falls, lands and bounces
         if (reference.empty()) {
             reference = solver.positions();
+            reference_name = kernel.name;
             EXPECT_GT(max_distance(reference, mesh->rest_positions), 0.1f);
             continue;
         }
         const float difference = max_distance(solver.positions(), reference);
-        std::printf("%s: %.2e m from the widest kernel after 40 frames\n", kernel.name, difference);
+        std::printf("%s: %.2e m from %s after 40 frames\n", kernel.name, difference,
+                    reference_name);
+        if (std::strcmp(kernel.name, "sse2") == 0) {  // never the reference: the last
+            EXPECT_LT(difference, 1.0e-5f);
+            continue;
+        }
         EXPECT_EQ(std::memcmp(solver.positions().data(), reference.data(),
                               reference.size() * sizeof(glm::vec3)),
                   0)
