@@ -107,15 +107,14 @@ TEST(SliverCube, DroppedOnTheGroundItsSliversStayTheRightWayOut)
 // slivers' strain step it was NaN within a second under Gauss-Seidel; with
 // shape matching's step it lands on its apex and stands, every tet the
 // right way out, until it topples over at about 3 s and comes to rest.
-// Where and how it lies varies with the
-// last bits: with gravity nudged by up to 4e-4 m/s^2, and with the SIMD
-// kernels' rounding with and without fused multiply-adds, 6 of 10 runs
-// turned all but one or two of its tets back by 8 s and 4 kept 157 to 457
-// inside out: in one (457 at 8 s, 418 at 10 s), a sector of the ring
-// pressed flat onto the ground, J = 0 to -0.02, the fan at 26% of its
-// volume (docs/algorithm.md 2, "Further steps only from deep within the
-// barrier"). Before the barrier about 1,000 stayed inside out and it
-// jittered at 7.8 m/s. Gauss-Seidel only: Jacobi does not hold this fan
+// How it lies varies with the last bits: with gravity nudged by up to
+// 4e-4 m/s^2, and with the SIMD kernels' rounding with and without fused
+// multiply-adds, 6 of 10 runs turned all but one or two of its tets back
+// by 8 s and 4 kept 157 to 457 inside out: in one (457 at 8 s, 418 at
+// 10 s) a sector of the ring lies pressed flat between the axis and the
+// ground, J = 0 to -0.02, the fan at 26% of its volume (docs/algorithm.md
+// 2, "Further steps only from deep within the barrier"). Before the
+// barrier about 1,000 stayed inside out and it jittered at 7.8 m/s. Gauss-Seidel only: Jacobi does not hold this fan
 // (docs/algorithm.md 4, "Slivers"). Eight seconds, 0.1 s a frame here.
 TEST(SliverFan, DroppedItStandsOnItsApexThenToppledComesToRest)
 {
