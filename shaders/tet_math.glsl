@@ -641,6 +641,46 @@ TM_FN mat3 tm_sliver_shape_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3
     return dlambda;
 }
 
+// The ground's hold (docs/algorithm.md 2, "The ground's hold"). A corner
+// more than TM_GROUND_HOLD_FROM_M below the ground y = 0 where a tet's step
+// finds it takes less of the y motion of a step that would move it further
+// down, none from TM_GROUND_HOLD_FULL_M down, so that the step lifts the
+// tet's other corners instead, as the ground pushes back: otherwise the
+// step pushes the corner down and the ground's projection after the sweep
+// lifts it alone, undoing the step there. A body landing at 1 substep a
+// frame went 4 cm into the ground in a substep, and steps that pushed its
+// bottom layer down against the ground folded it through: the bunny kept
+// 370-440 tets inside out flat on the ground at 10 kPa to 10 GPa. Only from
+// 3 mm down: at 10 substeps a resting bunny's heaviest bottom corners are
+// pushed 0.7 mm into the ground by each substep's warm start, and a hold
+// from 0.5 mm that came and went with that push kept a corner flickering
+// at 5-10 mm/s for good. By the corner's position, not by where the
+// substep's prediction put it: a hold that went on after other tets had
+// lifted the corner out of the ground shook the bunny at 1 substep apart.
+const float TM_GROUND_HOLD_FROM_M = 3.0e-3f;
+const float TM_GROUND_HOLD_FULL_M = 6.0e-3f;
+// With two or three corners held, the y row of the shape step's system is
+// singular for a stiff tet: this share of its trace, added as compliance,
+// keeps the step finite.
+const float TM_GROUND_HOLD_REGULARISATION = 1.0e-3f;
+
+// The share of its y inverse mass a corner at height y keeps in a step
+// that would move it down: 1 down to TM_GROUND_HOLD_FROM_M below the
+// ground, 0 from TM_GROUND_HOLD_FULL_M.
+TM_FN float tm_ground_free_share(float y)
+{
+    return clamp((y + TM_GROUND_HOLD_FULL_M) *
+                     (1.0f / (TM_GROUND_HOLD_FULL_M - TM_GROUND_HOLD_FROM_M)),
+                 0.0f, 1.0f);
+}
+
+// The y inverse mass w of a corner at height y that a step moves by move_y
+// in y: held only where that is down.
+TM_FN float tm_ground_held_mass(float w, float y, float move_y)
+{
+    return move_y < 0.0f ? w * tm_ground_free_share(y) : w;
+}
+
 // How much of the further steps a tet takes whose first volume step found
 // it at J: all below the tangent, none from J_e on.
 TM_FN float tm_further_steps_entry(float J)
@@ -659,17 +699,20 @@ TM_FN float tm_further_steps_entry(float J)
 // taken).
 TM_FN float tm_volume_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, float rest_volume,
                            float alpha_volume_tilde, bool volume_barrier,
-                           bool only_within_barrier, float entry, float omega,
+                           bool only_within_barrier, float entry, float omega, bool ground,
                            TM_INOUT(float) lambda_volume, TM_INOUT(vec3) d0,
                            TM_INOUT(vec3) d1, TM_INOUT(vec3) d2, TM_INOUT(vec3) d3,
                            TM_OUT(float) J)
 {
     vec3 p0 = x0 + d0;
+    vec3 p1 = x1 + d1;
+    vec3 p2 = x2 + d2;
+    vec3 p3 = x3 + d3;
     vec3 g1;
     vec3 g2;
     vec3 g3;
-    tm_volume_gradients(p0, x1 + d1, x2 + d2, x3 + d3, rest_volume, g1, g2, g3);
-    J = dot(x1 + d1 - p0, g1);  // e1 . (e2 x e3) / (6 V0)
+    tm_volume_gradients(p0, p1, p2, p3, rest_volume, g1, g2, g3);
+    J = dot(p1 - p0, g1);  // e1 . (e2 x e3) / (6 V0)
     if (only_within_barrier && J >= TM_VOLUME_BARRIER_J) {
         return 0.0f;
     }
@@ -686,12 +729,40 @@ TM_FN float tm_volume_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, float res
                                                     TM_VOLUME_BARRIER_TANGENT_J)),
                                        0.0f, 1.0f)
                        : 1.0f;
-    float dlambda_volume = tm_xpbd_dlambda(Cv, g0, g1, g2, g3, w, alpha_volume_tilde,
-                                           omega * weight, lambda_volume);
-    d0 += (w.x * dlambda_volume) * g0;
-    d1 += (w.y * dlambda_volume) * g1;
-    d2 += (w.z * dlambda_volume) * g2;
-    d3 += (w.w * dlambda_volume) * g3;
+    // The step moves corner a along -(C + alpha~ lambda) g_a: down where
+    // g_a.y has that sign.
+    float push = Cv + alpha_volume_tilde * lambda_volume;
+    vec4 w_y = w;
+    if (ground) {
+        w_y = vec4(tm_ground_held_mass(w.x, x0.y, -push * g0.y),
+                   tm_ground_held_mass(w.y, x1.y, -push * g1.y),
+                   tm_ground_held_mass(w.z, x2.y, -push * g2.y),
+                   tm_ground_held_mass(w.w, x3.y, -push * g3.y));
+    }
+    float dlambda_volume;
+    if (w_y == w) {
+        dlambda_volume = tm_xpbd_dlambda(Cv, g0, g1, g2, g3, w, alpha_volume_tilde,
+                                         omega * weight, lambda_volume);
+    } else {
+        // dC/dx W dC/dx^T with each corner's y inverse mass its own.
+        float denominator =
+            w.x * (g0.x * g0.x + g0.z * g0.z) + w_y.x * (g0.y * g0.y) +
+            w.y * (g1.x * g1.x + g1.z * g1.z) + w_y.y * (g1.y * g1.y) +
+            w.z * (g2.x * g2.x + g2.z * g2.z) + w_y.z * (g2.y * g2.y) +
+            w.w * (g3.x * g3.x + g3.z * g3.z) + w_y.w * (g3.y * g3.y) + alpha_volume_tilde;
+        dlambda_volume = denominator < TM_DENOMINATOR_FLOOR
+                             ? 0.0f
+                             : -(omega * weight) * push / denominator;
+        lambda_volume += dlambda_volume;
+    }
+    d0 += vec3(w.x * dlambda_volume * g0.x, w_y.x * dlambda_volume * g0.y,
+               w.x * dlambda_volume * g0.z);
+    d1 += vec3(w.y * dlambda_volume * g1.x, w_y.y * dlambda_volume * g1.y,
+               w.y * dlambda_volume * g1.z);
+    d2 += vec3(w.z * dlambda_volume * g2.x, w_y.z * dlambda_volume * g2.y,
+               w.z * dlambda_volume * g2.z);
+    d3 += vec3(w.w * dlambda_volume * g3.x, w_y.w * dlambda_volume * g3.y,
+               w.w * dlambda_volume * g3.z);
     return residual;
 }
 
@@ -704,7 +775,8 @@ TM_FN float tm_volume_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, float res
 // same); sliver > 0 takes a sliver's shape step (tm_sliver_shape_step);
 // rotation is the tet's last rotation, which the step updates
 // (tm_tet_rotation). volume_barrier engages tm_volume_constraint's barrier
-// and the further volume steps of a tet within it. residual is |C +
+// and the further volume steps of a tet within it; ground, the ground's
+// hold (TM_GROUND_HOLD_FROM_M; not for a sliver's shape step). residual is |C +
 // alpha~ lambda| before the step, both constraints summed (the volume's
 // first step only); shape_step is the size |dLambda| of the shape
 // multiplier's step, which the warm start's fraction follows; squeezed says
@@ -713,7 +785,7 @@ TM_FN float tm_volume_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, float res
 TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
                         float rest_volume, float sliver, float alpha_arap_tilde,
                         float alpha_volume_tilde, bool volume_enabled, bool volume_barrier,
-                        float omega, TM_INOUT(mat3) lambda_shape,
+                        bool ground, float omega, TM_INOUT(mat3) lambda_shape,
                         TM_INOUT(float) lambda_volume, TM_INOUT(vec4) rotation,
                         TM_OUT(vec3) d0, TM_OUT(vec3) d1, TM_OUT(vec3) d2, TM_OUT(vec3) d3,
                         TM_OUT(float) residual, TM_OUT(float) shape_step,
@@ -736,8 +808,52 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
         // last iteration.
         residual = sqrt(dot(rhs[0], rhs[0]) + dot(rhs[1], rhs[1]) + dot(rhs[2], rhs[2]));
         dlambda = rhs * tm_inverse_shape_system(w, B, alpha_arap_tilde) * (-omega);
-        lambda_shape += dlambda;
         tm_shape_corrections(dlambda, B, w, d0, d1, d2, d3);
+        vec4 w_y = w;
+        if (ground) {
+            w_y = vec4(tm_ground_held_mass(w.x, x0.y, d0.y), tm_ground_held_mass(w.y, x1.y, d1.y),
+                       tm_ground_held_mass(w.z, x2.y, d2.y), tm_ground_held_mass(w.w, x3.y, d3.y));
+        }
+        if (w_y != w) {
+            // The rows of F - R are independent (the x, y and z of the
+            // corners): the y row again with the held corners' masses, the
+            // other two as they were. With two or three corners held its
+            // multiplier is left as it was: a multiplier grown in the
+            // directions the free corners cannot move, put back by the
+            // next substep's warm start onto corners no longer held, threw
+            // a 10 GPa bunny away. With one, it is the system's own (left
+            // as it was there too, a resting bunny kept a corner
+            // flickering at 5 mm/s).
+            vec3 b1 = vec3(B[0].x, B[1].x, B[2].x);
+            vec3 b2 = vec3(B[0].y, B[1].y, B[2].y);
+            vec3 b3 = vec3(B[0].z, B[1].z, B[2].z);
+            vec3 b0 = -(b1 + b2 + b3);
+            float trace = w_y.x * dot(b0, b0) + w_y.y * dot(b1, b1) + w_y.z * dot(b2, b2) +
+                          w_y.w * dot(b3, b3);
+            mat3 inverse_y = tm_inverse_shape_system(
+                w_y, B, alpha_arap_tilde + TM_GROUND_HOLD_REGULARISATION * trace);
+            vec3 rhs_y = vec3(rhs[0].y, rhs[1].y, rhs[2].y);
+            mat3 dlambda_y = mat3(0.0f);
+            dlambda_y[0].y = dot(rhs_y, inverse_y[0]) * (-omega);
+            dlambda_y[1].y = dot(rhs_y, inverse_y[1]) * (-omega);
+            dlambda_y[2].y = dot(rhs_y, inverse_y[2]) * (-omega);
+            vec3 e0;
+            vec3 e1;
+            vec3 e2;
+            vec3 e3;
+            tm_shape_corrections(dlambda_y, B, w_y, e0, e1, e2, e3);
+            d0.y = e0.y;
+            d1.y = e1.y;
+            d2.y = e2.y;
+            d3.y = e3.y;
+            float held = (w_y.x != w.x ? 1.0f : 0.0f) + (w_y.y != w.y ? 1.0f : 0.0f) +
+                         (w_y.z != w.z ? 1.0f : 0.0f) + (w_y.w != w.w ? 1.0f : 0.0f);
+            float kept = held < 1.5f ? 1.0f : 0.0f;
+            dlambda[0].y = kept * dlambda_y[0].y;
+            dlambda[1].y = kept * dlambda_y[1].y;
+            dlambda[2].y = kept * dlambda_y[2].y;
+        }
+        lambda_shape += dlambda;
     }
     shape_step = sqrt(dot(dlambda[0], dlambda[0]) + dot(dlambda[1], dlambda[1]) +
                       dot(dlambda[2], dlambda[2]));
@@ -747,8 +863,8 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
     if (volume_enabled) {
         float J;
         residual += tm_volume_step(x0, x1, x2, x3, w, rest_volume, alpha_volume_tilde,
-                                   volume_barrier, false, 1.0f, omega, lambda_volume, d0, d1,
-                                   d2, d3, J);
+                                   volume_barrier, false, 1.0f, omega, ground, lambda_volume,
+                                   d0, d1, d2, d3, J);
         squeezed = J < TM_VOLUME_BARRIER_J;
         float entry = tm_further_steps_entry(J);
         // J: where the last step began; each further step stops at J_b.
@@ -756,7 +872,7 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
                             extra < TM_VOLUME_BARRIER_EXTRA_STEPS;
              ++extra) {
             tm_volume_step(x0, x1, x2, x3, w, rest_volume, alpha_volume_tilde, true, true,
-                           entry, omega, lambda_volume, d0, d1, d2, d3, J);
+                           entry, omega, ground, lambda_volume, d0, d1, d2, d3, J);
         }
     }
 }

@@ -89,8 +89,9 @@ void solve_tet_at(uint t, uvec4 tet, float omega, out vec4 w, out vec3 d0, out v
     bool squeezed;
     tm_solve_tet(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
                  positions[tet.w].xyz, w, B, rest_volume, sliver, alpha_arap, alpha_volume,
-                 volume_enabled, volume_barrier_engaged != 0u, omega, lambda_shape,
-                 lambda_volume, rotation, d0, d1, d2, d3, residual, shape_step, squeezed);
+                 volume_enabled, volume_barrier_engaged != 0u, u_contact.z != 0.0f, omega,
+                 lambda_shape, lambda_volume, rotation, d0, d1, d2, d3, residual, shape_step,
+                 squeezed);
     if (squeezed) {
         volume_squeezed_seen = 1u;  // every writer writes the same value
     }

@@ -8,6 +8,7 @@
 #include "core/tet_math.h"
 #include "test_support.h"
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -142,7 +143,22 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
 {
     const ScopedFlushDenormals flush_denormals;
     std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
-    const KernelCase input = deformed_cube(*mesh);
+    const KernelCase cube = deformed_cube(*mesh);
+    // The same cube lowered so that the ground cuts it at a third of its
+    // height: corners deep below it, and some within the reach of the
+    // ground's hold's ramp, for the steps with the ground on.
+    KernelCase lowered = cube;
+    {
+        std::vector<float> heights;
+        for (const glm::vec3& p : cube.predicted) heights.push_back(p.y);
+        std::sort(heights.begin(), heights.end());
+        const float cut = heights[heights.size() / 3];
+        for (size_t v = 0; v + 1 < lowered.predicted.size(); ++v) {  // not the dummy vertex
+            lowered.predicted[v].y -= cut;
+            lowered.start[v].y -= cut;
+            lowered.start_and_masses[v].y -= cut;
+        }
+    }
     // Two bodies' materials, tet by tet; the second has no volume term.
     const LameParameters materials[2] = {lame_parameters(2.0e5f, 0.3f),
                                          lame_parameters(5.0e4f, 0.0f)};
@@ -162,9 +178,12 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
     EXPECT_STREQ(kernels.back().name, "sse2");
 
     // With the volume barrier and without: the deformed cube's inverted and
-    // squeezed tets take the barrier's both branches.
+    // squeezed tets take the barrier's both branches. With the ground on,
+    // the lowered cube.
+    for (const bool ground : {false, true})
     for (const bool barrier : {false, true})
     for (const TetBlockKernelInfo& kernel : kernels) {
+        const KernelCase& input = ground ? lowered : cube;
         TetBlocks blocks = make_tet_blocks(*mesh, kernel.lanes);
         const std::vector<uint32_t> slot_tets = block_slot_tets(blocks, *mesh);
         set_test_compliances(blocks, slot_tets, shape_compliances, volume_compliances);
@@ -198,8 +217,9 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
         }
         std::vector<glm::vec3> corrections = input.corrections;
         std::vector<BlockSums> sums(blocks.block_count, BlockSums{0.0, 0.0, 0u});
-        const TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start_and_masses[0].x,
-                                inv_h2, true, barrier};
+        TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start_and_masses[0].x,
+                          inv_h2, true, barrier};
+        step.ground = ground;
         // One colour: its tets share no vertex, so each tet's step is
         // independent and comparable with the scalar one on its own.
         const size_t color = 1;
@@ -215,6 +235,7 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
         std::vector<double> scalar_shape_steps(blocks.block_count, 0.0);
         std::vector<uint32_t> scalar_squeezed_tets(blocks.block_count, 0u);
         size_t squeezed = 0;  // J below the barrier's J_b before the step
+        size_t held = 0;      // a corner within the ground's hold's reach
         for (size_t slot = blocks.color_blocks[color] * blocks.lanes;
              slot < blocks.color_blocks[color + 1] * blocks.lanes; ++slot) {
             const uint32_t t = slot_tets[slot];
@@ -245,8 +266,8 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
             tet_math::tm_solve_tet(x[0], x[1], x[2], x[3], w, inv_rest_shape(*mesh, t), v0,
                                    test_sliver(t), shape_compliances[t] * inv_h2,
                                    volume_on ? volume_compliances[t] * inv_h2 : 0.0f, volume_on,
-                                   barrier, 1.0f, lambda_shape, lambda_volume, rotation, d[0],
-                                   d[1], d[2], d[3], residual, shape_step, tet_squeezed);
+                                   barrier, ground, 1.0f, lambda_shape, lambda_volume, rotation,
+                                   d[0], d[1], d[2], d[3], residual, shape_step, tet_squeezed);
             scalar_squeezed_tets[slot / blocks.lanes] += tet_squeezed ? 1u : 0u;
             tet_math::tm_keep_angular_momentum(input.start[tet.x], input.start[tet.y],
                                                input.start[tet.z], input.start[tet.w], w, d[0],
@@ -260,6 +281,8 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
                                         x[0], x[1], x[2], x[3], inv_rest_shape(*mesh, t)),
                                     U, sigma, V);
             at_rest += glm::length(sigma - glm::vec3(1.0f)) <= 1.0e-6f;
+            held += ground && std::min(std::min(x[0].y, x[1].y), std::min(x[2].y, x[3].y)) <
+                                  -tet_math::TM_GROUND_HOLD_FROM_M;
             slivers += test_sliver(t) > 0.0f;
             inverted_slivers += test_sliver(t) > 0.0f && sigma.z < 0.0f;
             float scale = 1e-6f;
@@ -284,11 +307,12 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
             }
             ++compared;
         }
-        std::printf("%s (%d lanes), volume barrier %s: %zu tets (%zu at rest, %zu as slivers, "
-                    "%zu of them inverted, %zu squeezed below J_b), worst correction error "
-                    "%.2e of the step\n",
-                    kernel.name, kernel.lanes, barrier ? "on" : "off", compared, at_rest, slivers,
-                    inverted_slivers, squeezed, worst);
+        std::printf("%s (%d lanes), volume barrier %s, ground %s: %zu tets (%zu at rest, %zu "
+                    "as slivers, %zu of them inverted, %zu squeezed below J_b, %zu with a corner "
+                    "held), worst correction error %.2e of the step\n",
+                    kernel.name, kernel.lanes, barrier ? "on" : "off", ground ? "on" : "off",
+                    compared, at_rest, slivers, inverted_slivers, squeezed, held, worst);
+        if (ground) EXPECT_GT(held, 10u) << kernel.name;
         EXPECT_GE(squeezed, 5u) << kernel.name;
         EXPECT_GT(compared, 20u) << kernel.name;
         EXPECT_GT(at_rest, 0u) << kernel.name;

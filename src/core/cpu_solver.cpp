@@ -375,8 +375,10 @@ TetBlockStep CpuSolver::block_step(const SimParams& params, float h)
     // positions as x y z w).
     static_assert(sizeof(glm::vec3) == 3 * sizeof(float));
     static_assert(sizeof(glm::vec4) == 4 * sizeof(float));
-    return {&predicted_positions_[0].x, &corrections_[0].x, &start_positions_[0].x, k.inv_h2,
-            k.volume_enabled, volume_barrier_engaged_};
+    TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x, &start_positions_[0].x,
+                      k.inv_h2, k.volume_enabled, volume_barrier_engaged_};
+    step.ground = k.ground;
+    return step;
 }
 
 void CpuSolver::warm_start(const SimParams& params, float h)
@@ -416,7 +418,7 @@ void CpuSolver::damp_strain_rates(const SimParams& params, float h)
 CpuSolver::TetStepConstants CpuSolver::tet_step_constants(const SimParams& params,
                                                           float h) const
 {
-    return {any_volume_term_, 1.0f / (h * h), params.jacobi_k};
+    return {any_volume_term_, 1.0f / (h * h), params.jacobi_k, params.ground_enabled};
 }
 
 float CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm::vec3* d)
@@ -434,9 +436,9 @@ float CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm
     tet_math::tm_solve_tet(positions_[tet.x], positions_[tet.y], positions_[tet.z],
                            positions_[tet.w], w, inv_rest_shapes_[t], rest_volume, slivers_[t],
                            shape_compliance_[t] * k.inv_h2, alpha_volume, volume_on,
-                           volume_barrier_engaged_, omega, lambda_shape_[t], lambda_volume_[t],
-                           rotations_[t], d[0], d[1], d[2], d[3], residual, shape_step,
-                           squeezed);
+                           volume_barrier_engaged_, k.ground, omega, lambda_shape_[t],
+                           lambda_volume_[t], rotations_[t], d[0], d[1], d[2], d[3], residual,
+                           shape_step, squeezed);
     volume_squeezed_seen_ = volume_squeezed_seen_ || squeezed;
     tet_math::tm_keep_angular_momentum(glm::vec3(start_positions_[tet.x]),
                                        glm::vec3(start_positions_[tet.y]),

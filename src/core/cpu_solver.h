@@ -82,6 +82,7 @@ private:
         bool volume_enabled;  // some body has a volume term
         float inv_h2;
         float jacobi_k;
+        bool ground;  // the ground is on: its hold (tm_ground_held_mass)
     };
     TetStepConstants tet_step_constants(const SimParams& params, float h) const;
 

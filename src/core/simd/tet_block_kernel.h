@@ -42,6 +42,8 @@ struct TetBlockStep {
     bool volume_enabled;  // false: no tet has a volume term, skip it
     // The volume term's barrier is engaged (tm_volume_constraint).
     bool volume_barrier = false;
+    // The ground y = 0 is on: its hold (tm_ground_held_mass).
+    bool ground = false;
     // false: count only the tets found inside out, not the sums of the
     // residuals and multiplier steps (block_sums' doubles are left alone;
     // the solver reads them after the first and the last iteration only).

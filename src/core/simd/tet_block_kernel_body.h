@@ -79,6 +79,19 @@ constexpr float kVolumeBarrierJ = 0.3f;              // TM_VOLUME_BARRIER_J
 constexpr float kVolumeBarrierTangentJ = 0.01875f;  // TM_VOLUME_BARRIER_TANGENT_J
 constexpr int kVolumeBarrierExtraSteps = 4;          // TM_VOLUME_BARRIER_EXTRA_STEPS
 constexpr float kVolumeBarrierExtraJ = 0.15f;        // TM_VOLUME_BARRIER_EXTRA_J
+constexpr float kGroundHoldFromM = 3.0e-3f;           // TM_GROUND_HOLD_FROM_M
+constexpr float kGroundHoldFullM = 6.0e-3f;           // TM_GROUND_HOLD_FULL_M
+constexpr float kGroundHoldRegularisation = 1.0e-3f;  // TM_GROUND_HOLD_REGULARISATION
+
+// tm_ground_held_mass (with tm_ground_free_share).
+inline vf ground_held_mass(vf w, vf y, vf move_y)
+{
+    const vf share = tb_min(tb_max((y + kGroundHoldFullM) *
+                                       (1.0f / (kGroundHoldFullM - kGroundHoldFromM)),
+                                   splat(0.0f)),
+                            splat(1.0f));
+    return select(move_y < 0.0f, w * share, w);
+}
 
 // tm_rotation_from_half_angle. (Normalizing (ch, sh) with the hardware
 // 1/sqrt estimate and a Newton step instead was as fast, but its rounding
@@ -692,7 +705,7 @@ inline vf further_steps_entry(vf J)
 // multipliers kept, their residual 0); J is every lane's.
 inline vf volume_step(const v3* x, const vf* w, vf inv_rest_volume, vf alpha_volume,
                       bool barrier, bool only_within_barrier, vf entry, vmask on,
-                      vf& lambda_volume, v3* d, vf& J)
+                      vf& lambda_volume, v3* d, vf& J, bool ground)
 {
     const v3 p0 = x[0] + d[0];
     v3 g[4];
@@ -705,7 +718,31 @@ inline vf volume_step(const v3* x, const vf* w, vf inv_rest_volume, vf alpha_vol
     g[0] = -(g[1] + g[2] + g[3]);
     const vf residual = select(active, tb_abs(C + alpha_volume * lambda_volume), splat(0.0f));
     const vf lambda_before = lambda_volume;
-    vf dl = xpbd_dlambda(active, C, g[0], g[1], g[2], g[3], w, alpha_volume, lambda_volume);
+    // The ground's hold: the step moves corner a along -(C + alpha~
+    // lambda) g_a.
+    const vf push = C + alpha_volume * lambda_volume;
+    vf w_y[4] = {w[0], w[1], w[2], w[3]};
+    vmask held = splat(1.0f) < 0.0f;  // none
+    if (ground) {
+        for (int a = 0; a < 4; ++a) {
+            w_y[a] = ground_held_mass(w[a], x[a].y, -push * g[a].y);
+            held = held | (w_y[a] != w[a]);
+        }
+    }
+    vf dl = xpbd_dlambda(active & ~held, C, g[0], g[1], g[2], g[3], w, alpha_volume,
+                         lambda_volume);
+    if (any_lane(held)) {
+        vf denominator = w[0] * (g[0].x * g[0].x + g[0].z * g[0].z) + w_y[0] * (g[0].y * g[0].y);
+        for (int a = 1; a < 4; ++a) {
+            denominator = denominator + w[a] * (g[a].x * g[a].x + g[a].z * g[a].z) +
+                          w_y[a] * (g[a].y * g[a].y);
+        }
+        denominator = denominator + alpha_volume;
+        const vmask steps = active & held & (denominator >= kDenominatorFloor);
+        const vf held_dl = select(steps, -push / denominator, splat(0.0f));
+        lambda_volume += held_dl;
+        dl = dl + held_dl;
+    }
     if (only_within_barrier) {
         const vf weight =
             entry * tb_min(tb_max((kVolumeBarrierJ - J) *
@@ -715,7 +752,11 @@ inline vf volume_step(const v3* x, const vf* w, vf inv_rest_volume, vf alpha_vol
         dl = dl * weight;
         lambda_volume = lambda_before + dl;
     }
-    for (int a = 0; a < 4; ++a) d[a] = d[a] + (w[a] * dl) * g[a];
+    for (int a = 0; a < 4; ++a) {
+        d[a].x = d[a].x + (w[a] * dl) * g[a].x;
+        d[a].y = d[a].y + (w_y[a] * dl) * g[a].y;
+        d[a].z = d[a].z + (w[a] * dl) * g[a].z;
+    }
     return residual;
 }
 
@@ -777,6 +818,48 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
         }
         for (int a = 0; a < 4; ++a) d[a] = select(sliver, sliver_d[a], d[a]);
     }
+    // The ground's hold, non-sliver lanes only (tm_solve_tet): only a
+    // corner deeper than kGroundHoldFromM can be held, so a block with
+    // none (nearly all, nearly always) skips it.
+    vmask deep = x[0].y < -kGroundHoldFromM;
+    for (int a = 1; a < 4; ++a) deep = deep | (x[a].y < -kGroundHoldFromM);
+    const bool ground = step.ground && any_lane(deep);
+    if (ground) {
+        vf w_y[4];
+        vmask held[4];
+        vmask ground_held = splat(1.0f) < 0.0f;  // none
+        for (int a = 0; a < 4; ++a) {
+            w_y[a] = select(sliver, w[a], ground_held_mass(w[a], x[a].y, d[a].y));
+            held[a] = w_y[a] != w[a];
+            ground_held = ground_held | held[a];
+        }
+        if (any_lane(ground_held)) {
+            const v3 b1 = {Bm.c[0].x, Bm.c[1].x, Bm.c[2].x};
+            const v3 b2 = {Bm.c[0].y, Bm.c[1].y, Bm.c[2].y};
+            const v3 b3 = {Bm.c[0].z, Bm.c[1].z, Bm.c[2].z};
+            const v3 b0 = -(b1 + b2 + b3);
+            const vf trace = w_y[0] * dot(b0, b0) + w_y[1] * dot(b1, b1) +
+                             w_y[2] * dot(b2, b2) + w_y[3] * dot(b3, b3);
+            const m3 inverse_y = inverse_shape_system(
+                w_y, Bm, alpha_shape + kGroundHoldRegularisation * trace);
+            const v3 rhs_y = {rhs.c[0].y, rhs.c[1].y, rhs.c[2].y};
+            m3 dlambda_y = {};
+            for (int column = 0; column < 3; ++column) {
+                dlambda_y.c[column].y = dot(rhs_y, inverse_y.c[column]) * splat(-1.0f);
+            }
+            v3 d_y[4];
+            shape_corrections(dlambda_y, Bm, w_y, d_y);
+            for (int a = 0; a < 4; ++a) d[a].y = select(ground_held, d_y[a].y, d[a].y);
+            // Its multiplier kept only where one corner is held.
+            vf count = splat(0.0f);
+            for (int a = 0; a < 4; ++a) count = count + select(held[a], splat(1.0f), splat(0.0f));
+            const vf kept = select(count < 1.5f, splat(1.0f), splat(0.0f));
+            for (int column = 0; column < 3; ++column) {
+                dlambda.c[column].y =
+                    select(ground_held, kept * dlambda_y.c[column].y, dlambda.c[column].y);
+            }
+        }
+    }
     for (int column = 0; column < 3; ++column) {
         lambda_shape.c[column] = lambda_shape.c[column] + dlambda.c[column];
     }
@@ -790,7 +873,8 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
         const vf alpha_volume = volume_compliance * step.inv_h2;
         vf J;
         sums.residual += volume_step(x, w, inv_rest_volume, alpha_volume, step.volume_barrier,
-                                     false, splat(1.0f), volume_on, lambda_volume, d, J);
+                                     false, splat(1.0f), volume_on, lambda_volume, d, J,
+                                     ground);
         sums.squeezed = volume_on & (J < kVolumeBarrierJ);
         // Per lane, as tm_solve_tet's loop: on from below J_e, then while
         // its last step began within the barrier.
@@ -800,7 +884,7 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
                             any_lane(within);
              ++extra) {
             volume_step(x, w, inv_rest_volume, alpha_volume, true, true, entry, within,
-                        lambda_volume, d, J);
+                        lambda_volume, d, J, ground);
             within = within & (J < kVolumeBarrierJ);
         }
     }
