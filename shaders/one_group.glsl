@@ -15,6 +15,7 @@
 // result is the same for any size.
 #define SIM_NO_GATHER_OR_SURFACE
 #define SIM_COHERENT_VERTICES
+#define SIM_COHERENT_PREDICTED
 #include "sim_common.glsl"
 #include "tet_math.glsl"
 #include "tet_step.glsl"

@@ -16,12 +16,21 @@
 #else
 #define SIM_VERTEX_WRITES_SEEN
 #endif
+// The same for the warm start's sink in Predicted's w, which a pass that
+// runs the warm start and the iterations in one dispatch (one_group.glsl)
+// reads after other invocations wrote it.
+#ifdef SIM_COHERENT_PREDICTED
+#define SIM_PREDICTED_WRITES_SEEN coherent
+#else
+#define SIM_PREDICTED_WRITES_SEEN
+#endif
 
 // Per vertex.
 layout(std430, binding = 0) SIM_VERTEX_WRITES_SEEN buffer Positions { vec4 positions[]; };  // xyz m
 // xyz m/s; the material damping's region sweeps read what their group wrote.
 layout(std430, binding = 1) SIM_VERTEX_WRITES_SEEN buffer Velocities { vec4 velocities[]; };
-layout(std430, binding = 2) buffer Predicted { vec4 predicted[]; };          // xyz x after predict
+// xyz x after predict; w the warm start's sink (tet_step.glsl, record_sink).
+layout(std430, binding = 2) SIM_PREDICTED_WRITES_SEEN buffer Predicted { vec4 predicted[]; };
 layout(std430, binding = 3) SIM_VERTEX_WRITES_SEEN buffer Corrections { vec4 corrections[]; };  // xyz correction, w ground push
 layout(std430, binding = 4) readonly buffer InverseMasses { float inverse_masses[]; };  // 0: pinned
 // Some drivers count every declared block against the per-shader limit (16

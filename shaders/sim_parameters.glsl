@@ -15,7 +15,9 @@ SIM_PARAMETERS_BEGIN
     vec4 u_solver;           // x Jacobi k, y velocity damping factor per substep, z 1/h, w 1/h^2
     vec4 u_material_damping; // x 1 / (h tau) of the material damping (tm_damp_strain_rate), 0: off;
                              // y the share of its wobble a body keeps over a frame (sm_wobble_keep)
-    vec4 u_warm_start;       // x 1 where the sweeps keep up (tm_warm_start_fraction), else 0
+    vec4 u_warm_start;       // x 1 where the sweeps keep up (tm_warm_start_fraction), else 0;
+                             // y 1 where the ground's hold discounts the warm start's
+                             // sink (tm_hold_discounts_sink), else 0
     vec4 u_contact;          // x static friction, y dynamic friction, z 1 if the ground is on,
                              // w body contacts' recovery speed (m/s)
     uvec4 u_counts;          // x vertices, y tets, z surface triangles, w obstacles

@@ -650,19 +650,38 @@ TM_FN mat3 tm_sliver_shape_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3
 // lifts it alone, undoing the step there. A body landing at 1 substep a
 // frame went 4 cm into the ground in a substep, and steps that pushed its
 // bottom layer down against the ground folded it through: the bunny kept
-// 370-440 tets inside out flat on the ground at 10 kPa to 10 GPa. Only from
-// 3 mm down: at 10 substeps a resting bunny's heaviest bottom corners are
-// pushed 0.7 mm into the ground by each substep's warm start, and a hold
-// from 0.5 mm that came and went with that push kept a corner flickering
-// at 5-10 mm/s for good. By the corner's position, not by where the
-// substep's prediction put it: a hold that went on after other tets had
-// lifted the corner out of the ground shook the bunny at 1 substep apart.
-const float TM_GROUND_HOLD_FROM_M = 3.0e-3f;
-const float TM_GROUND_HOLD_FULL_M = 6.0e-3f;
+// 370-440 tets inside out flat on the ground at 10 kPa to 10 GPa. By the
+// corner's position, not by where the substep's prediction put it: a hold
+// that went on after other tets had lifted the corner out of the ground
+// shook the bunny at 1 substep apart. Less the warm start's push (its
+// "sink", how far the Gauss-Seidel warm start moved the corner down this
+// substep; 0 for Jacobi): that push is the force the ground bore last
+// substep, pressed into it again until the first sweep's projection lifts
+// it out, not a corner driven in. The bunny at twice the resolution,
+// resting on its side, has its bottom corners pushed 2-3 cm in by the warm
+// start: held there, its first iteration moved the layer above 1.8 mm down
+// and the rest could not undo it, and a vertex flickered at 1.3e-2 m/s for
+// good. Only with more than one iteration (tm_hold_discounts_sink). From 2
+// mm down: from 1 mm the bunny crushed by its own weight at 100 or 300 Pa
+// kept 1-2 tets inside out at the defaults (from 3 mm, before the sink was
+// discounted, a shallower hold came and went with the warm start's push).
+const float TM_GROUND_HOLD_FROM_M = 2.0e-3f;
+const float TM_GROUND_HOLD_FULL_M = 5.0e-3f;
 // With two or three corners held, the y row of the shape step's system is
 // singular for a stiff tet: this share of its trace, added as compliance,
 // keeps the step finite.
 const float TM_GROUND_HOLD_REGULARISATION = 1.0e-3f;
+
+// Whether the hold discounts the warm start's sink. With one iteration a
+// substep that sweep is the whole solve, and holding the corners the warm
+// start pressed in is what keeps a sheet flat on the ground from folding
+// through it: at 1 x 1 with the sink discounted the cube at 10 kPa kept 31
+// tets inside out instead of 14, the torus 72 instead of 0, the beam 15
+// instead of 5. With more, the later sweeps answer the warm start's push.
+TM_FN bool tm_hold_discounts_sink(int iterations)
+{
+    return iterations > 1;
+}
 
 // The share of its y inverse mass a corner at height y keeps in a step
 // that would move it down: 1 down to TM_GROUND_HOLD_FROM_M below the
@@ -674,11 +693,11 @@ TM_FN float tm_ground_free_share(float y)
                  0.0f, 1.0f);
 }
 
-// The y inverse mass w of a corner at height y that a step moves by move_y
-// in y: held only where that is down.
-TM_FN float tm_ground_held_mass(float w, float y, float move_y)
+// The y inverse mass w of a corner at height y, sunk that far by the warm
+// start, that a step moves by move_y in y: held only where that is down.
+TM_FN float tm_ground_held_mass(float w, float y, float sink, float move_y)
 {
-    return move_y < 0.0f ? w * tm_ground_free_share(y) : w;
+    return move_y < 0.0f ? w * tm_ground_free_share(y + sink) : w;
 }
 
 // How much of the further steps a tet takes whose first volume step found
@@ -700,7 +719,7 @@ TM_FN float tm_further_steps_entry(float J)
 TM_FN float tm_volume_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, float rest_volume,
                            float alpha_volume_tilde, bool volume_barrier,
                            bool only_within_barrier, float entry, float omega, bool ground,
-                           TM_INOUT(float) lambda_volume, TM_INOUT(vec3) d0,
+                           vec4 sink, TM_INOUT(float) lambda_volume, TM_INOUT(vec3) d0,
                            TM_INOUT(vec3) d1, TM_INOUT(vec3) d2, TM_INOUT(vec3) d3,
                            TM_OUT(float) J)
 {
@@ -734,10 +753,10 @@ TM_FN float tm_volume_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, float res
     float push = Cv + alpha_volume_tilde * lambda_volume;
     vec4 w_y = w;
     if (ground) {
-        w_y = vec4(tm_ground_held_mass(w.x, x0.y, -push * g0.y),
-                   tm_ground_held_mass(w.y, x1.y, -push * g1.y),
-                   tm_ground_held_mass(w.z, x2.y, -push * g2.y),
-                   tm_ground_held_mass(w.w, x3.y, -push * g3.y));
+        w_y = vec4(tm_ground_held_mass(w.x, x0.y, sink.x, -push * g0.y),
+                   tm_ground_held_mass(w.y, x1.y, sink.y, -push * g1.y),
+                   tm_ground_held_mass(w.z, x2.y, sink.z, -push * g2.y),
+                   tm_ground_held_mass(w.w, x3.y, sink.w, -push * g3.y));
     }
     float dlambda_volume;
     if (w_y == w) {
@@ -776,7 +795,8 @@ TM_FN float tm_volume_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, float res
 // rotation is the tet's last rotation, which the step updates
 // (tm_tet_rotation). volume_barrier engages tm_volume_constraint's barrier
 // and the further volume steps of a tet within it; ground, the ground's
-// hold (TM_GROUND_HOLD_FROM_M; not for a sliver's shape step). residual is |C +
+// hold (TM_GROUND_HOLD_FROM_M; not for a sliver's shape step), with sink
+// how far the warm start moved each corner down (tm_ground_held_mass). residual is |C +
 // alpha~ lambda| before the step, both constraints summed (the volume's
 // first step only); shape_step is the size |dLambda| of the shape
 // multiplier's step, which the warm start's fraction follows; squeezed says
@@ -785,7 +805,7 @@ TM_FN float tm_volume_step(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, float res
 TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
                         float rest_volume, float sliver, float alpha_arap_tilde,
                         float alpha_volume_tilde, bool volume_enabled, bool volume_barrier,
-                        bool ground, float omega, TM_INOUT(mat3) lambda_shape,
+                        bool ground, vec4 sink, float omega, TM_INOUT(mat3) lambda_shape,
                         TM_INOUT(float) lambda_volume, TM_INOUT(vec4) rotation,
                         TM_OUT(vec3) d0, TM_OUT(vec3) d1, TM_OUT(vec3) d2, TM_OUT(vec3) d3,
                         TM_OUT(float) residual, TM_OUT(float) shape_step,
@@ -811,8 +831,10 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
         tm_shape_corrections(dlambda, B, w, d0, d1, d2, d3);
         vec4 w_y = w;
         if (ground) {
-            w_y = vec4(tm_ground_held_mass(w.x, x0.y, d0.y), tm_ground_held_mass(w.y, x1.y, d1.y),
-                       tm_ground_held_mass(w.z, x2.y, d2.y), tm_ground_held_mass(w.w, x3.y, d3.y));
+            w_y = vec4(tm_ground_held_mass(w.x, x0.y, sink.x, d0.y),
+                       tm_ground_held_mass(w.y, x1.y, sink.y, d1.y),
+                       tm_ground_held_mass(w.z, x2.y, sink.z, d2.y),
+                       tm_ground_held_mass(w.w, x3.y, sink.w, d3.y));
         }
         if (w_y != w) {
             // The rows of F - R are independent (the x, y and z of the
@@ -863,8 +885,8 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
     if (volume_enabled) {
         float J;
         residual += tm_volume_step(x0, x1, x2, x3, w, rest_volume, alpha_volume_tilde,
-                                   volume_barrier, false, 1.0f, omega, ground, lambda_volume,
-                                   d0, d1, d2, d3, J);
+                                   volume_barrier, false, 1.0f, omega, ground, sink,
+                                   lambda_volume, d0, d1, d2, d3, J);
         squeezed = J < TM_VOLUME_BARRIER_J;
         float entry = tm_further_steps_entry(J);
         // J: where the last step began; each further step stops at J_b.
@@ -872,7 +894,7 @@ TM_FN void tm_solve_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, mat3 B,
                             extra < TM_VOLUME_BARRIER_EXTRA_STEPS;
              ++extra) {
             tm_volume_step(x0, x1, x2, x3, w, rest_volume, alpha_volume_tilde, true, true,
-                           entry, omega, ground, lambda_volume, d0, d1, d2, d3, J);
+                           entry, omega, ground, sink, lambda_volume, d0, d1, d2, d3, J);
         }
     }
 }

@@ -89,8 +89,10 @@ void solve_tet_at(uint t, uvec4 tet, float omega, out vec4 w, out vec3 d0, out v
     bool squeezed;
     tm_solve_tet(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
                  positions[tet.w].xyz, w, B, rest_volume, sliver, alpha_arap, alpha_volume,
-                 volume_enabled, volume_barrier_engaged != 0u, u_contact.z != 0.0f, omega,
-                 lambda_shape, lambda_volume, rotation, d0, d1, d2, d3, residual, shape_step,
+                 volume_enabled, volume_barrier_engaged != 0u, u_contact.z != 0.0f,
+                 vec4(predicted[tet.x].w, predicted[tet.y].w, predicted[tet.z].w,
+                      predicted[tet.w].w),
+                 omega, lambda_shape, lambda_volume, rotation, d0, d1, d2, d3, residual, shape_step,
                  squeezed);
     if (squeezed) {
         volume_squeezed_seen = 1u;  // every writer writes the same value
@@ -168,6 +170,14 @@ void solve_tet_in_place(uint t)
     write_corrections(tet, corners, w, d0, d1, d2, d3);
 }
 
+// How far the warm start has moved vertex v down so far, kept in
+// predicted[v].w for the ground's hold (tm_ground_held_mass): its correction
+// is the warm start's alone until the first iteration.
+void record_sink(uint v)
+{
+    predicted[v].w = max(-corrections[v].y, 0.0f);
+}
+
 // The warm start of tet t (tm_warm_start_tet): its multipliers scaled by
 // the substep's fraction and kept so, their corrections at the predicted
 // positions written into its corners. A sliver starts cold: its multiplier
@@ -197,6 +207,15 @@ void warm_start_tet_in_place(uint t)
                       d3);
     store_multipliers(t, lambda_shape, lambda_volume);
     write_corrections(tet, corners, w, d0, d1, d2, d3);
+    // Each corner's sink so far (predicted.w, zeroed by predict.comp; the
+    // ground's hold reads it): what the warm start has moved it down, the
+    // tets of earlier colours included.
+    if (u_warm_start.y != 0.0f) {
+        record_sink(tet.x);
+        record_sink(tet.y);
+        record_sink(tet.z);
+        record_sink(tet.w);
+    }
 }
 
 // The material damping of tet t (tm_damp_strain_rate): its corners'

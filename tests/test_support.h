@@ -46,9 +46,9 @@ inline RandomTetStep step_random_tet(std::mt19937& rng, float omega, float slive
     float shape_step = 0.0f;
     bool squeezed = false;
     tet_math::tm_solve_tet(step.x[0], step.x[1], step.x[2], step.x[3], step.w, glm::mat3(1.0f),
-                           1.0f / 6.0f, sliver, 1e-3f, 1e-3f, true, false, false, omega,
-                           lambda_shape, lambda_volume, rotation, step.d[0], step.d[1], step.d[2],
-                           step.d[3], residual, shape_step, squeezed);
+                           1.0f / 6.0f, sliver, 1e-3f, 1e-3f, true, false, false, glm::vec4(0.0f),
+                           omega, lambda_shape, lambda_volume, rotation, step.d[0], step.d[1],
+                           step.d[2], step.d[3], residual, shape_step, squeezed);
     return step;
 }
 

@@ -151,8 +151,9 @@ TEST(VolumeBarrier, AFlattenedTetRegainsItsVolumeInOneVisit)
         float shape_step = 0.0f;
         bool squeezed = false;
         tet_math::tm_solve_tet(x[0], x[1], x[2], x[3], w, B, rest_volume, 0.0f, 1e12f, 0.0f,
-                               true, barrier, false, 1.0f, lambda_shape, lambda_volume, rotation,
-                               d[0], d[1], d[2], d[3], residual, shape_step, squeezed);
+                               true, barrier, false, glm::vec4(0.0f), 1.0f, lambda_shape,
+                               lambda_volume, rotation, d[0], d[1], d[2], d[3], residual,
+                               shape_step, squeezed);
         glm::vec3 after[4];
         for (int a = 0; a < 4; ++a) after[a] = x[a] + d[a];
         return J_of(after);
@@ -166,7 +167,8 @@ TEST(VolumeBarrier, AFlattenedTetRegainsItsVolumeInOneVisit)
     float lambda_volume = 0.0f;
     float J = 0.0f;
     tet_math::tm_volume_step(x[0], x[1], x[2], x[3], w, rest_volume, 0.0f, true, false, 1.0f,
-                             1.0f, false, lambda_volume, one[0], one[1], one[2], one[3], J);
+                             1.0f, false, glm::vec4(0.0f), lambda_volume, one[0], one[1], one[2],
+                             one[3], J);
     for (int a = 0; a < 4; ++a) x[a] += one[a];
     const float one_step = J_of(x);
     std::printf("a tet pressed to J = 0.01: J %.3f after one volume step, %.3f after its visit\n",

@@ -409,7 +409,7 @@ private:
             bool inverted = false;
             tet_math::tm_solve_tet(p[0], p[1], p[2], p[3], w, inv_rest_shapes_[t],
                                    mesh_.rest_volumes_m3[t], 1.0f, alpha, alpha_volume,
-                                   volume_on, false, false, 1.0f, multiplier_[t],
+                                   volume_on, false, false, glm::vec4(0.0f), 1.0f, multiplier_[t],
                                    lambda_volume_[t], rotation_[t], d[0], d[1], d[2], d[3],
                                    residual, size, inverted);
             if (first_iteration) first_step_[t] = size, first_residual_[t] = residual;

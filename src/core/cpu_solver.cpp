@@ -133,7 +133,8 @@ void CpuSolver::lay_out_blocks()
     // Each share's dummy vertex, after the mesh's.
     // (Reserved first: a vector grown by resize doubles its capacity.)
     const size_t with_dummies = vertex_count_with_dummies();
-    for (std::vector<glm::vec3>* array : {&predicted_positions_, &corrections_}) {
+    for (std::vector<glm::vec3>* array :
+         {&predicted_positions_, &corrections_, &warm_start_moves_}) {
         array->reserve(with_dummies);
         array->resize(with_dummies, glm::vec3(0.0f));
     }
@@ -378,6 +379,9 @@ TetBlockStep CpuSolver::block_step(const SimParams& params, float h)
     TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x, &start_positions_[0].x,
                       k.inv_h2, k.volume_enabled, volume_barrier_engaged_};
     step.ground = k.ground;
+    if (tet_math::tm_hold_discounts_sink(params.iterations)) {
+        step.warm_start_moves = &warm_start_moves_[0].x;
+    }
     return step;
 }
 
@@ -389,6 +393,11 @@ void CpuSolver::warm_start(const SimParams& params, float h)
                                                           static_cast<float>(last_shape_steps_),
                                                           sweeps_keep_up_ ? 1.0f : 0.0f);
     run_blocks(step);
+    // The corrections are the warm start's alone until the first
+    // iteration: kept for the ground's hold (tm_ground_held_mass).
+    if (tet_math::tm_hold_discounts_sink(params.iterations)) {
+        std::copy(corrections_.begin(), corrections_.end(), warm_start_moves_.begin());
+    }
 }
 
 void CpuSolver::damp_strain_rates(const SimParams& params, float h)
@@ -436,7 +445,9 @@ float CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm
     tet_math::tm_solve_tet(positions_[tet.x], positions_[tet.y], positions_[tet.z],
                            positions_[tet.w], w, inv_rest_shapes_[t], rest_volume, slivers_[t],
                            shape_compliance_[t] * k.inv_h2, alpha_volume, volume_on,
-                           volume_barrier_engaged_, k.ground, omega, lambda_shape_[t],
+                           volume_barrier_engaged_, k.ground,
+                           glm::vec4(0.0f),  // Jacobi: no warm start, nothing sunk
+                           omega, lambda_shape_[t],
                            lambda_volume_[t], rotations_[t], d[0], d[1], d[2], d[3], residual,
                            shape_step, squeezed);
     volume_squeezed_seen_ = volume_squeezed_seen_ || squeezed;

@@ -151,6 +151,9 @@ private:
     // dummy vertices too (all 0), as predicted_positions_.
     std::vector<glm::vec4> start_positions_;
     std::vector<glm::vec3> corrections_;
+    // What the Gauss-Seidel warm start moved each vertex this substep (its
+    // corrections then), for the ground's hold; the dummy vertices too.
+    std::vector<glm::vec3> warm_start_moves_;
     std::vector<float> static_push_m_;       // normal correction by ground and obstacles this substep
     // Jacobi only, empty until it first runs (make_jacobi_arrays).
     std::vector<glm::mat3> lambda_shape_;    // per tet

@@ -42,8 +42,11 @@ struct TetBlockStep {
     bool volume_enabled;  // false: no tet has a volume term, skip it
     // The volume term's barrier is engaged (tm_volume_constraint).
     bool volume_barrier = false;
-    // The ground y = 0 is on: its hold (tm_ground_held_mass).
+    // The ground y = 0 is on: its hold (tm_ground_held_mass), which reads
+    // what the warm start moved each corner (x y z per vertex, as
+    // corrections; null: none discounted, tm_hold_discounts_sink).
     bool ground = false;
+    const float* warm_start_moves = nullptr;
     // false: count only the tets found inside out, not the sums of the
     // residuals and multiplier steps (block_sums' doubles are left alone;
     // the solver reads them after the first and the last iteration only).

@@ -79,14 +79,14 @@ constexpr float kVolumeBarrierJ = 0.3f;              // TM_VOLUME_BARRIER_J
 constexpr float kVolumeBarrierTangentJ = 0.01875f;  // TM_VOLUME_BARRIER_TANGENT_J
 constexpr int kVolumeBarrierExtraSteps = 4;          // TM_VOLUME_BARRIER_EXTRA_STEPS
 constexpr float kVolumeBarrierExtraJ = 0.15f;        // TM_VOLUME_BARRIER_EXTRA_J
-constexpr float kGroundHoldFromM = 3.0e-3f;           // TM_GROUND_HOLD_FROM_M
-constexpr float kGroundHoldFullM = 6.0e-3f;           // TM_GROUND_HOLD_FULL_M
+constexpr float kGroundHoldFromM = 2.0e-3f;           // TM_GROUND_HOLD_FROM_M
+constexpr float kGroundHoldFullM = 5.0e-3f;           // TM_GROUND_HOLD_FULL_M
 constexpr float kGroundHoldRegularisation = 1.0e-3f;  // TM_GROUND_HOLD_REGULARISATION
 
 // tm_ground_held_mass (with tm_ground_free_share).
-inline vf ground_held_mass(vf w, vf y, vf move_y)
+inline vf ground_held_mass(vf w, vf y, vf sink, vf move_y)
 {
-    const vf share = tb_min(tb_max((y + kGroundHoldFullM) *
+    const vf share = tb_min(tb_max((y + sink + kGroundHoldFullM) *
                                        (1.0f / (kGroundHoldFullM - kGroundHoldFromM)),
                                    splat(0.0f)),
                             splat(1.0f));
@@ -705,7 +705,7 @@ inline vf further_steps_entry(vf J)
 // multipliers kept, their residual 0); J is every lane's.
 inline vf volume_step(const v3* x, const vf* w, vf inv_rest_volume, vf alpha_volume,
                       bool barrier, bool only_within_barrier, vf entry, vmask on,
-                      vf& lambda_volume, v3* d, vf& J, bool ground)
+                      vf& lambda_volume, v3* d, vf& J, bool ground, const vf* sink)
 {
     const v3 p0 = x[0] + d[0];
     v3 g[4];
@@ -725,7 +725,7 @@ inline vf volume_step(const v3* x, const vf* w, vf inv_rest_volume, vf alpha_vol
     vmask held = splat(1.0f) < 0.0f;  // none
     if (ground) {
         for (int a = 0; a < 4; ++a) {
-            w_y[a] = ground_held_mass(w[a], x[a].y, -push * g[a].y);
+            w_y[a] = ground_held_mass(w[a], x[a].y, sink[a], -push * g[a].y);
             held = held | (w_y[a] != w[a]);
         }
     }
@@ -823,13 +823,28 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
     // none (nearly all, nearly always) skips it.
     vmask deep = x[0].y < -kGroundHoldFromM;
     for (int a = 1; a < 4; ++a) deep = deep | (x[a].y < -kGroundHoldFromM);
-    const bool ground = step.ground && any_lane(deep);
+    bool ground = step.ground && any_lane(deep);
+    vf sink[4] = {splat(0.0f), splat(0.0f), splat(0.0f), splat(0.0f)};
+    if (ground && step.warm_start_moves != nullptr) {
+        // How far the warm start moved each corner down: a corner deep by
+        // that alone is not held.
+        deep = splat(1.0f) < 0.0f;  // none
+        for (int a = 0; a < 4; ++a) {
+            vf x_move;
+            vf y_move;
+            vf z_move;
+            tb_gather_xyz(step.warm_start_moves, corners.corner3[a], x_move, y_move, z_move);
+            sink[a] = tb_max(-y_move, splat(0.0f));
+            deep = deep | (x[a].y + sink[a] < -kGroundHoldFromM);
+        }
+        ground = any_lane(deep);
+    }
     if (ground) {
         vf w_y[4];
         vmask held[4];
         vmask ground_held = splat(1.0f) < 0.0f;  // none
         for (int a = 0; a < 4; ++a) {
-            w_y[a] = select(sliver, w[a], ground_held_mass(w[a], x[a].y, d[a].y));
+            w_y[a] = select(sliver, w[a], ground_held_mass(w[a], x[a].y, sink[a], d[a].y));
             held[a] = w_y[a] != w[a];
             ground_held = ground_held | held[a];
         }
@@ -874,7 +889,7 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
         vf J;
         sums.residual += volume_step(x, w, inv_rest_volume, alpha_volume, step.volume_barrier,
                                      false, splat(1.0f), volume_on, lambda_volume, d, J,
-                                     ground);
+                                     ground, sink);
         sums.squeezed = volume_on & (J < kVolumeBarrierJ);
         // Per lane, as tm_solve_tet's loop: on from below J_e, then while
         // its last step began within the barrier.
@@ -884,7 +899,7 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
                             any_lane(within);
              ++extra) {
             volume_step(x, w, inv_rest_volume, alpha_volume, true, true, entry, within,
-                        lambda_volume, d, J, ground);
+                        lambda_volume, d, J, ground, sink);
             within = within & (J < kVolumeBarrierJ);
         }
     }
