@@ -44,6 +44,7 @@ slow_tests=(
   Rest.DroppedPresetsComeToRestAndStayThere                          # 36 s
   Rest.DroppedPresetsRestUnderJacobiToo                              # the same runs, Jacobi
   Rest.TheBunnyStillRocksAtFiveSecondsWithoutDamping                 # 6 s in the normal build
+  Rest.TheBunnyAtTwiceTheResolutionComesToRest                       # 60 s in the normal build
   CpuSolver.TiltedCubeComesToRestOnAFace                             # 23 s
   CpuGrab.LiftAndRelease                                             # 23 s
   WarmStart.ABunnyStifferThanTheSweepsKeepUpWithStillSettles         # 20 s in the normal build
