@@ -202,7 +202,7 @@ TEST(Tetrahedralizer, CommittedBunnyTetMatchesTheTetrahedralizer)
     Result<SurfaceMesh> surface = load_obj_surface(asset_directory() + "/bunny.obj");
     ASSERT_TRUE(surface.ok()) << surface.error();
     TetrahedralizeOptions options;
-    options.cells_along_longest_side = 12;
+    options.cells_along_longest_side = kBunnyTetResolution;
     Result<TetMeshDesc> fresh = tetrahedralize(surface.value(), options, "bunny");
     Result<TetMeshDesc> committed = load_tet_file(asset_directory() + "/bunny.tet");
     ASSERT_TRUE(fresh.ok()) << fresh.error();

@@ -44,7 +44,8 @@ slow_tests=(
   Rest.DroppedPresetsComeToRestAndStayThere                          # 36 s
   Rest.DroppedPresetsRestUnderJacobiToo                              # the same runs, Jacobi
   Rest.TheBunnyStillRocksAtFiveSecondsWithoutDamping                 # 6 s in the normal build
-  Rest.TheBunnyAtTwiceTheResolutionComesToRest                       # 60 s in the normal build
+  Rest.TheBunnyAtTwiceTheResolutionToppledComesToRest                # 60 s in the normal build
+  Rest.TheBunnyAtTwiceTheResolutionRestsAsThePresetDoes              # 2 min in the normal build
   CpuSolver.TiltedCubeComesToRestOnAFace                             # 23 s
   CpuGrab.LiftAndRelease                                             # 23 s
   WarmStart.ABunnyStifferThanTheSweepsKeepUpWithStillSettles         # 20 s in the normal build

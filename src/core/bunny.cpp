@@ -8,10 +8,10 @@ namespace {
 
 // assets/bunny.tet is assets/bunny.obj tetrahedralized once, by
 //   softbody-tetrahedralize assets/bunny.obj --resolution 12 --out assets/bunny.tet
-// (1,192 vertices, 4,787 tets). Loading it takes a few milliseconds where
-// tetrahedralizing takes a quarter to half a second on the 2-core
-// development machine; a test checks that it still matches what the
-// tetrahedralizer makes.
+// (kBunnyTetResolution; 1,192 vertices, 4,787 tets). Loading it takes a
+// few milliseconds where tetrahedralizing takes a quarter to half a second
+// on the 2-core development machine; a test checks that it still matches
+// what the tetrahedralizer makes.
 constexpr const char* kBunnyTetFile = "bunny.tet";
 constexpr const char* kBunnySurfaceFile = "bunny.obj";
 constexpr float kBunnyLongestSide_m = 0.6f;  // its length, nose to tail; 0.58 m tall
@@ -28,10 +28,15 @@ std::string asset_directory()
     return SOFTBODY_ASSET_DIR;
 }
 
-Result<TetMeshDesc> make_bunny_mesh(bool upright)
+Result<TetMeshDesc> make_bunny_mesh(bool upright, int resolution)
 {
     // Read only: every preset is prepared once it is placed.
-    Result<TetMeshDesc> mesh = read_mesh_file(asset_directory() + "/" + kBunnyTetFile, {});
+    TetrahedralizeOptions options;
+    options.cells_along_longest_side = resolution;
+    Result<TetMeshDesc> mesh =
+        resolution == kBunnyTetResolution
+            ? read_mesh_file(asset_directory() + "/" + kBunnyTetFile, {})
+            : read_mesh_file(asset_directory() + "/" + kBunnySurfaceFile, options);
     if (!mesh) {
         return mesh;
     }

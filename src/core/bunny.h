@@ -13,5 +13,9 @@ std::string asset_directory();
 
 // The bunny, about 0.6 m long and 0.58 m tall, y up, tilted slightly
 // (unless `upright`) and lifted so that its lowest point is 0.25 m above the
-// ground. Reads the pre-generated assets/bunny.tet (see bunny.cpp).
-Result<TetMeshDesc> make_bunny_mesh(bool upright = false);
+// ground. At resolution kBunnyTetResolution it reads the pre-generated
+// assets/bunny.tet (see bunny.cpp); at any other it tetrahedralizes
+// assets/bunny.obj with that many cells along its longest side (seconds at
+// 24), placed and dropped the same way.
+inline constexpr int kBunnyTetResolution = 12;
+Result<TetMeshDesc> make_bunny_mesh(bool upright = false, int resolution = kBunnyTetResolution);
