@@ -379,7 +379,7 @@ TetBlockStep CpuSolver::block_step(const SimParams& params, float h)
     TetBlockStep step{&predicted_positions_[0].x, &corrections_[0].x, &start_positions_[0].x,
                       k.inv_h2, k.volume_enabled, volume_barrier_engaged_};
     step.ground = k.ground;
-    if (tet_math::tm_hold_discounts_sink(params.iterations)) {
+    if (tet_math::tm_hold_discounts_sink(params.ground_enabled, params.iterations)) {
         step.warm_start_moves = &warm_start_moves_[0].x;
     }
     return step;
@@ -395,7 +395,7 @@ void CpuSolver::warm_start(const SimParams& params, float h)
     run_blocks(step);
     // The corrections are the warm start's alone until the first
     // iteration: kept for the ground's hold (tm_ground_held_mass).
-    if (tet_math::tm_hold_discounts_sink(params.iterations)) {
+    if (tet_math::tm_hold_discounts_sink(params.ground_enabled, params.iterations)) {
         std::copy(corrections_.begin(), corrections_.end(), warm_start_moves_.begin());
     }
 }

@@ -622,9 +622,10 @@ void GpuSolver::upload_parameters(const SimParams& params)
         substep_math::sm_wobble_keep(params.wobble_damping_per_s, kFrameSeconds), 0.0f, 0.0f);
     // The same decision as CpuSolver's, from the same floats.
     const bool keep_up = sweeps_keep_up(materials_, small_tet_sizes_m_, h, params.iterations);
+    const bool discounts_sink =
+        tet_math::tm_hold_discounts_sink(params.ground_enabled, params.iterations);
     block.u_warm_start =
-        glm::vec4(keep_up ? 1.0f : 0.0f,
-                  tet_math::tm_hold_discounts_sink(params.iterations) ? 1.0f : 0.0f, 0.0f, 0.0f);
+        glm::vec4(keep_up ? 1.0f : 0.0f, discounts_sink ? 1.0f : 0.0f, 0.0f, 0.0f);
     block.u_contact = glm::vec4(params.static_friction, params.dynamic_friction,
                               params.ground_enabled ? 1.0f : 0.0f, kContactRecoverySpeedMS);
     block.u_counts = glm::uvec4(mesh_->vertex_count(), mesh_->tet_count(),
