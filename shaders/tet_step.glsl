@@ -244,11 +244,43 @@ void damp_tet_in_place(uint t)
     velocities[tet.w].xyz += dv3;
 }
 
+// The last sweep's step of tet t (tm_recover_tet): after a substep's
+// iterations, a tet they left inside out or flat takes its volume steps.
+// Run colour by colour, as the steps.
+void recover_tet_in_place(uint t)
+{
+    uvec4 tet = tets[t];
+    CornerData corners = load_corner_data(tet);  // before the step, as in solve_tet_in_place
+    TetRest rest = tet_rests[t];
+    vec4 w = tet_inverse_masses(tet);
+    bool volume_enabled = rest.b2.w >= 0.0f;
+    mat3 lambda_shape;
+    float lambda_volume;
+    load_multipliers(t, lambda_shape, lambda_volume);
+    vec3 d0;
+    vec3 d1;
+    vec3 d2;
+    vec3 d3;
+    if (!tm_recover_tet(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
+                        positions[tet.w].xyz, w, rest.b0.w,
+                        volume_enabled ? rest.b2.w * u_solver.w : 0.0f, volume_enabled,
+                        volume_barrier_engaged != 0u, u_contact.z != 0.0f,
+                        vec4(predicted[tet.x].w, predicted[tet.y].w, predicted[tet.z].w,
+                             predicted[tet.w].w),
+                        lambda_volume, d0, d1, d2, d3)) {
+        return;
+    }
+    tet_multipliers[10u * t + 9u] = lambda_volume;
+    write_corrections(tet, corners, w, d0, d1, d2, d3);
+}
+
 // What a Gauss-Seidel pass does to each tet of its colours (a uniform of
-// the pass): a step, the substep's warm start, or the material damping.
+// the pass): a step, the substep's warm start, the material damping, or the
+// last sweep's step.
 const uint TET_PASS_STEP = 0u;
 const uint TET_PASS_WARM_START = 1u;
 const uint TET_PASS_DAMP = 2u;
+const uint TET_PASS_RECOVER = 3u;
 
 void run_tet_pass_in_place(uint t, uint tet_pass)
 {
@@ -256,6 +288,8 @@ void run_tet_pass_in_place(uint t, uint tet_pass)
         warm_start_tet_in_place(t);
     } else if (tet_pass == TET_PASS_DAMP) {
         damp_tet_in_place(t);
+    } else if (tet_pass == TET_PASS_RECOVER) {
+        recover_tet_in_place(t);
     } else {
         solve_tet_in_place(t);
     }

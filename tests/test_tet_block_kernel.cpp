@@ -435,6 +435,87 @@ TEST(TetBlockKernel, EveryKernelWarmStartsAsTheScalarWarmStart)
     }
 }
 
+// The last sweep (tm_recover_tet): the tets inside out take their volume
+// steps as the scalar step does, the others are left exactly as they were.
+TEST(TetBlockKernel, EveryKernelRecoversAsTheScalarRecovery)
+{
+    const ScopedFlushDenormals flush_denormals;
+    std::shared_ptr<const TetMesh> mesh = preset_mesh(PresetId::cube);
+    const KernelCase input = deformed_cube(*mesh);
+    const Compliances compliances = one_material_compliances(*mesh);
+    const float inv_h2 = 600.0f * 600.0f;
+    for (const bool barrier : {false, true})
+    for (const TetBlockKernelInfo& kernel : available_tet_block_kernels()) {
+        TetBlocks blocks = make_tet_blocks(*mesh, kernel.lanes);
+        const std::vector<uint32_t> slot_tets = block_slot_tets(blocks, *mesh);
+        set_test_compliances(blocks, slot_tets, compliances.shape, compliances.volume);
+        set_start_multipliers(blocks);
+        set_test_slivers(blocks, slot_tets);
+        std::vector<glm::vec3> corrections = input.corrections;
+        TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start_and_masses[0].x,
+                          inv_h2, true, barrier};
+        step.recover = true;
+        size_t recovered = 0;
+        size_t left = 0;
+        for (size_t color = 0; color + 1 < blocks.color_blocks.size(); ++color) {
+            const std::vector<glm::vec3> before = corrections;
+            kernel.solve(block_arrays(blocks), step, blocks.color_blocks[color],
+                         blocks.color_blocks[color + 1], nullptr);
+            for (size_t slot = blocks.color_blocks[color] * blocks.lanes;
+                 slot < blocks.color_blocks[color + 1] * blocks.lanes; ++slot) {
+                const uint32_t t = slot_tets[slot];
+                if (t == kPaddingSlot) continue;
+                const glm::uvec4 tet = mesh->tets[t];
+                glm::vec3 x[4];
+                glm::vec4 w;
+                for (int a = 0; a < 4; ++a) {
+                    x[a] = input.predicted[tet[a]] + before[tet[a]];
+                    w[a] = input.inverse_masses[tet[a]];
+                }
+                const bool volume_enabled = compliances.volume[t] >= 0.0f;
+                float lambda_volume = start_lambda_volume(slot);
+                glm::vec3 d[4];
+                const bool stepped = tet_math::tm_recover_tet(
+                    x[0], x[1], x[2], x[3], w, mesh->rest_volumes_m3[t],
+                    volume_enabled ? compliances.volume[t] * inv_h2 : 0.0f, volume_enabled,
+                    barrier, false, glm::vec4(0.0f), lambda_volume, d[0], d[1], d[2], d[3]);
+                for (int entry = 0; entry < 9; ++entry) {
+                    EXPECT_EQ(blocks.lambda_shape[entry][slot], start_lambda_shape(slot, entry));
+                }
+                if (!stepped) {
+                    ++left;
+                    EXPECT_EQ(blocks.lambda_volume[slot], start_lambda_volume(slot));
+                    for (int a = 0; a < 4; ++a) {
+                        EXPECT_EQ(corrections[tet[a]], before[tet[a]])
+                            << kernel.name << " tet " << t << " corner " << a;
+                    }
+                    continue;
+                }
+                ++recovered;
+                tet_math::tm_keep_angular_momentum(input.start[tet.x], input.start[tet.y],
+                                                   input.start[tet.z], input.start[tet.w], w,
+                                                   d[0], d[1], d[2], d[3]);
+                float scale = 1e-9f;
+                for (int a = 0; a < 4; ++a) scale = std::max(scale, glm::length(d[a]));
+                EXPECT_GT(scale, 1e-6f) << kernel.name << " tet " << t;  // it moved
+                for (int a = 0; a < 4; ++a) {
+                    const glm::vec3 moved = corrections[tet[a]] - before[tet[a]];
+                    // Float rounding, grown by the barrier's slope (up to
+                    // 256) on tets inside out.
+                    EXPECT_LT(glm::length(moved - d[a]) / scale, 1e-4)
+                        << kernel.name << " tet " << t << " corner " << a;
+                }
+                EXPECT_NEAR(blocks.lambda_volume[slot], lambda_volume,
+                            1e-3f * std::abs(lambda_volume))
+                    << kernel.name << " tet " << t;
+            }
+        }
+        EXPECT_GE(recovered, 10u) << kernel.name;
+        EXPECT_GT(left, 500u) << kernel.name;
+        EXPECT_EQ(corrections.back(), glm::vec3(0.0f)) << kernel.name;
+    }
+}
+
 TEST(TetBlockKernel, EveryKernelDampsAsTheScalarDamping)
 {
     const ScopedFlushDenormals flush_denormals;

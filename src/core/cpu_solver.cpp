@@ -293,6 +293,10 @@ void CpuSolver::step_frame(const SimParams& raw_params)
             solve_grab(h);
             clock.charge(times.grab_ms);
         }
+        if (params.method == SolverMethod::gauss_seidel) {
+            recover_inverted_tets(params, h);
+            clock.charge(times.solve_ms);
+        }
         update_velocities(params, h);
         if (params.material_damping_s > 0.0f) {
             damp_strain_rates(params, h);
@@ -383,6 +387,14 @@ TetBlockStep CpuSolver::block_step(const SimParams& params, float h)
         step.warm_start_moves = &warm_start_moves_[0].x;
     }
     return step;
+}
+
+void CpuSolver::recover_inverted_tets(const SimParams& params, float h)
+{
+    TetBlockStep step = block_step(params, h);
+    step.recover = true;
+    run_blocks(step);
+    project_static(params);
 }
 
 void CpuSolver::warm_start(const SimParams& params, float h)

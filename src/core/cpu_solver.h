@@ -97,6 +97,10 @@ private:
     // mean residual; without, returns 0 (an iteration between the first and
     // the last, whose sums nothing reads).
     double solve_tets_colored(const SimParams& params, float h, bool sums);
+    // After the last Gauss-Seidel iteration: one more sweep in which the
+    // tets left inside out or flat take their volume steps
+    // (tm_recover_tet), then the static projection.
+    void recover_inverted_tets(const SimParams& params, float h);
     // Before the first Gauss-Seidel iteration: the last substep's multipliers,
     // scaled by the fraction its convergence allows, applied to the
     // predicted positions (docs/algorithm.md 4, "Stiffer materials").

@@ -916,6 +916,10 @@ void GpuSolver::step_frame(const SimParams& raw_params)
             pass_timer_.end(PassGroup::contact_find);
         }
         iterate(params);
+        if (params.method == SolverMethod::gauss_seidel) {
+            recover_inverted_tets();
+            pass_timer_.end(PassGroup::solve);
+        }
         dispatch(programs_.update_velocities, nv);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         if (params.material_damping_s > 0.0f) {
@@ -1051,6 +1055,17 @@ std::optional<float> GpuSolver::latest_mean_residual()
         }
     }
     return mean_residual_;
+}
+
+void GpuSolver::recover_inverted_tets() const
+{
+    if (colors_in_one_group_) {
+        solve_colors_in_one_group(0, 0, false, TetPass::recover);
+    } else {
+        solve_colors(TetPass::recover);
+    }
+    dispatch(programs_.project_static, mesh_->vertex_count());
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
 void GpuSolver::warm_start() const

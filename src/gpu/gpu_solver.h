@@ -269,7 +269,7 @@ private:
     // per colour up to the tail of small colours, which share one
     // (first_merged_color_).
     // What the colour passes do to each tet, as tet_step.glsl's TET_PASS_*.
-    enum class TetPass : GLuint { step = 0, warm_start = 1, damp = 2 };
+    enum class TetPass : GLuint { step = 0, warm_start = 1, damp = 2, recover = 3 };
     // With another tet_pass than a step, that pass instead.
     void solve_colors(TetPass tet_pass) const;
     // Colours first_color to the last, `iterations` times, in one
@@ -277,6 +277,9 @@ private:
     // With another tet_pass than a step, that pass walks the colours first.
     void solve_colors_in_one_group(int iterations, uint32_t first_color, bool project_static,
                                    TetPass tet_pass) const;
+    // Gauss-Seidel: the last sweep after a substep's iterations
+    // (tm_recover_tet), colour by colour, then the static projection.
+    void recover_inverted_tets() const;
     // Gauss-Seidel: the substep's warm start, colour by colour.
     void warm_start() const;
     // After a substep, either method: the material damping of the

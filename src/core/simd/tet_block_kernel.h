@@ -59,6 +59,9 @@ struct TetBlockStep {
     // (tm_damp_strain_rate) with compliances times damping_inv_h_tau = 1 /
     // (h tau); the positions are read where they ended.
     bool damp = false;
+    // true: instead of a step, the last sweep's (tm_recover_tet): the tets
+    // inside out or flat take their volume steps, the others nothing.
+    bool recover = false;
     // x y z w per vertex: where it ended the substep, and its inverse mass.
     const float* positions = nullptr;
     float* velocities = nullptr;       // x y z per vertex; the damping adds to them

@@ -760,6 +760,57 @@ inline vf volume_step(const v3* x, const vf* w, vf inv_rest_volume, vf alpha_vol
     return residual;
 }
 
+// tm_volume_steps for the lanes `on` (the others' corrections and
+// multipliers kept): J is every lane's ratio where the first step found it.
+inline vf volume_steps(const v3* x, const vf* w, vf inv_rest_volume, vf alpha_volume,
+                       bool barrier, vmask on, vf& lambda_volume, v3* d, vf& J, bool ground,
+                       const vf* sink)
+{
+    const vf residual = volume_step(x, w, inv_rest_volume, alpha_volume, barrier, false,
+                                    splat(1.0f), on, lambda_volume, d, J, ground, sink);
+    // Per lane, as tm_volume_steps's loop: on from below J_e, then while
+    // its last step began within the barrier.
+    const vf entry = further_steps_entry(J);
+    vmask within = on & (entry > 0.0f);
+    vf last_J = J;
+    for (int extra = 0; barrier && extra < kVolumeBarrierExtraSteps && any_lane(within);
+         ++extra) {
+        volume_step(x, w, inv_rest_volume, alpha_volume, true, true, entry, within,
+                    lambda_volume, d, last_J, ground, sink);
+        within = within & (last_J < kVolumeBarrierJ);
+    }
+    return residual;
+}
+
+// Whether the ground's hold can take part in a block's step, with each
+// corner's sink (how far the warm start moved it down) in `sink`: only a
+// corner deeper than kGroundHoldFromM can be held, so a block with none
+// (nearly all, nearly always) skips it.
+inline bool ground_hold_sinks(const TetBlockStep& step, const BlockCorners& corners,
+                              const v3* x, vf* sink)
+{
+    for (int a = 0; a < 4; ++a) sink[a] = splat(0.0f);
+    vmask deep = x[0].y < -kGroundHoldFromM;
+    for (int a = 1; a < 4; ++a) deep = deep | (x[a].y < -kGroundHoldFromM);
+    if (!step.ground || !any_lane(deep)) {
+        return false;
+    }
+    if (step.warm_start_moves == nullptr) {
+        return true;
+    }
+    // A corner deep by the warm start's push alone is not held.
+    deep = splat(1.0f) < 0.0f;  // none
+    for (int a = 0; a < 4; ++a) {
+        vf x_move;
+        vf y_move;
+        vf z_move;
+        tb_gather_xyz(step.warm_start_moves, corners.corner3[a], x_move, y_move, z_move);
+        sink[a] = tb_max(-y_move, splat(0.0f));
+        deep = deep | (x[a].y + sink[a] < -kGroundHoldFromM);
+    }
+    return any_lane(deep);
+}
+
 // tm_solve_tet on one block.
 inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
 {
@@ -818,27 +869,9 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
         }
         for (int a = 0; a < 4; ++a) d[a] = select(sliver, sliver_d[a], d[a]);
     }
-    // The ground's hold, non-sliver lanes only (tm_solve_tet): only a
-    // corner deeper than kGroundHoldFromM can be held, so a block with
-    // none (nearly all, nearly always) skips it.
-    vmask deep = x[0].y < -kGroundHoldFromM;
-    for (int a = 1; a < 4; ++a) deep = deep | (x[a].y < -kGroundHoldFromM);
-    bool ground = step.ground && any_lane(deep);
-    vf sink[4] = {splat(0.0f), splat(0.0f), splat(0.0f), splat(0.0f)};
-    if (ground && step.warm_start_moves != nullptr) {
-        // How far the warm start moved each corner down: a corner deep by
-        // that alone is not held.
-        deep = splat(1.0f) < 0.0f;  // none
-        for (int a = 0; a < 4; ++a) {
-            vf x_move;
-            vf y_move;
-            vf z_move;
-            tb_gather_xyz(step.warm_start_moves, corners.corner3[a], x_move, y_move, z_move);
-            sink[a] = tb_max(-y_move, splat(0.0f));
-            deep = deep | (x[a].y + sink[a] < -kGroundHoldFromM);
-        }
-        ground = any_lane(deep);
-    }
+    // The ground's hold, non-sliver lanes only (tm_solve_tet).
+    vf sink[4];
+    const bool ground = ground_hold_sinks(step, corners, x, sink);
     if (ground) {
         vf w_y[4];
         vmask held[4];
@@ -887,21 +920,9 @@ inline LaneSums solve_block(const TetBlockArrays& blocks, const TetBlockStep& st
         const vmask volume_on = volume_compliance >= 0.0f;  // per body: lambda > 0
         const vf alpha_volume = volume_compliance * step.inv_h2;
         vf J;
-        sums.residual += volume_step(x, w, inv_rest_volume, alpha_volume, step.volume_barrier,
-                                     false, splat(1.0f), volume_on, lambda_volume, d, J,
-                                     ground, sink);
+        sums.residual += volume_steps(x, w, inv_rest_volume, alpha_volume, step.volume_barrier,
+                                      volume_on, lambda_volume, d, J, ground, sink);
         sums.squeezed = volume_on & (J < kVolumeBarrierJ);
-        // Per lane, as tm_solve_tet's loop: on from below J_e, then while
-        // its last step began within the barrier.
-        const vf entry = further_steps_entry(J);
-        vmask within = volume_on & (entry > 0.0f);
-        for (int extra = 0; step.volume_barrier && extra < kVolumeBarrierExtraSteps &&
-                            any_lane(within);
-             ++extra) {
-            volume_step(x, w, inv_rest_volume, alpha_volume, true, true, entry, within,
-                        lambda_volume, d, J, ground, sink);
-            within = within & (J < kVolumeBarrierJ);
-        }
     }
     store_m3(blocks.lambda_shape, slot, lambda_shape);
     tb_store(blocks.lambda_volume + slot, lambda_volume);
@@ -1083,6 +1104,34 @@ inline void damp_block(const TetBlockArrays& blocks, const TetBlockStep& step, s
     }
 }
 
+// tm_recover_tet on one block: the lanes inside out or flat (J <= 0 where
+// the sweeps left them) take their volume steps, the others nothing; a
+// block with none (nearly always) only looks.
+inline void recover_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
+{
+    const BlockCorners corners = gather_corners(blocks, step, slot);
+    v3 x[4];
+    for (int a = 0; a < 4; ++a) x[a] = corners.predicted[a] + corners.correction[a];
+    const vf volume_compliance = tb_load(blocks.volume_compliance + slot);
+    const vmask inside_out = (volume_compliance >= 0.0f) &
+                             (dot(x[1] - x[0], cross(x[2] - x[0], x[3] - x[0])) <= 0.0f);
+    if (!any_lane(inside_out)) {
+        return;
+    }
+    vf sink[4];
+    const bool ground = ground_hold_sinks(step, corners, x, sink);
+    vf lambda_volume = tb_load(blocks.lambda_volume + slot);
+    v3 d[4];
+    for (int a = 0; a < 4; ++a) d[a] = v3{splat(0.0f), splat(0.0f), splat(0.0f)};
+    vf J;
+    volume_steps(x, corners.w, load_rest_volumes(blocks, slot).inverse,
+                 volume_compliance * step.inv_h2, step.volume_barrier, inside_out,
+                 lambda_volume, d, J, ground, sink);
+    tb_store(blocks.lambda_volume + slot, lambda_volume);
+    keep_angular_momentum(corners.start, corners.w, d);
+    scatter_corrections(step, corners, d);
+}
+
 // Steps the kLanes tets of `block` (or, with step.warm_start, applies their
 // warm start; with step.damp, their material damping) and stores the
 // block's sums over its real tets.
@@ -1096,6 +1145,10 @@ inline void solve_and_sum(const TetBlockArrays& blocks, const TetBlockStep& step
     }
     if (step.damp) {
         damp_block(blocks, step, slot);
+        return;
+    }
+    if (step.recover) {
+        recover_block(blocks, step, slot);
         return;
     }
     const LaneSums sums = solve_block(blocks, step, slot);
