@@ -1133,8 +1133,8 @@ inline void recover_block(const TetBlockArrays& blocks, const TetBlockStep& step
 }
 
 // Steps the kLanes tets of `block` (or, with step.warm_start, applies their
-// warm start; with step.damp, their material damping) and stores the
-// block's sums over its real tets.
+// warm start; with step.damp, their material damping; with step.recover,
+// the last sweep's steps) and stores the block's sums over its real tets.
 inline void solve_and_sum(const TetBlockArrays& blocks, const TetBlockStep& step, size_t block,
                           BlockSums* block_sums)
 {
