@@ -250,13 +250,10 @@ void damp_tet_in_place(uint t)
 void recover_tet_in_place(uint t)
 {
     uvec4 tet = tets[t];
-    CornerData corners = load_corner_data(tet);  // before the step, as in solve_tet_in_place
     TetRest rest = tet_rests[t];
     vec4 w = tet_inverse_masses(tet);
     bool volume_enabled = rest.b2.w >= 0.0f;
-    mat3 lambda_shape;
-    float lambda_volume;
-    load_multipliers(t, lambda_shape, lambda_volume);
+    float lambda_volume = tet_multipliers[10u * t + 9u];
     vec3 d0;
     vec3 d1;
     vec3 d2;
@@ -270,8 +267,10 @@ void recover_tet_in_place(uint t)
                         lambda_volume, d0, d1, d2, d3)) {
         return;
     }
+    // The corners' other data only for the few tets that stepped: the
+    // pass finds nearly every tet the right way out.
     tet_multipliers[10u * t + 9u] = lambda_volume;
-    write_corrections(tet, corners, w, d0, d1, d2, d3);
+    write_corrections(tet, load_corner_data(tet), w, d0, d1, d2, d3);
 }
 
 // What a Gauss-Seidel pass does to each tet of its colours (a uniform of
