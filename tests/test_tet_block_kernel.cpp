@@ -223,7 +223,7 @@ TEST(TetBlockKernel, EveryKernelMatchesTheScalarStepTetByTet)
             }
         }
         std::vector<glm::vec3> corrections = input.corrections;
-        std::vector<BlockSums> sums(blocks.block_count, BlockSums{0.0, 0.0, 0u});
+        std::vector<BlockSums> sums(blocks.block_count, BlockSums{0.0, 0.0, 0u, 0u});
         TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start_and_masses[0].x,
                           inv_h2, true, barrier};
         step.ground = ground;
@@ -455,12 +455,14 @@ TEST(TetBlockKernel, EveryKernelRecoversAsTheScalarRecovery)
         TetBlockStep step{&input.predicted[0].x, &corrections[0].x, &input.start_and_masses[0].x,
                           inv_h2, true, barrier};
         step.recover = true;
+        std::vector<BlockSums> sums(blocks.block_count, BlockSums{0.0, 0.0, 0u, 0u});
         size_t recovered = 0;
         size_t left = 0;
         for (size_t color = 0; color + 1 < blocks.color_blocks.size(); ++color) {
             const std::vector<glm::vec3> before = corrections;
+            const size_t recovered_before = recovered;
             kernel.solve(block_arrays(blocks), step, blocks.color_blocks[color],
-                         blocks.color_blocks[color + 1], nullptr);
+                         blocks.color_blocks[color + 1], sums.data());
             for (size_t slot = blocks.color_blocks[color] * blocks.lanes;
                  slot < blocks.color_blocks[color + 1] * blocks.lanes; ++slot) {
                 const uint32_t t = slot_tets[slot];
@@ -478,7 +480,7 @@ TEST(TetBlockKernel, EveryKernelRecoversAsTheScalarRecovery)
                 const bool stepped = tet_math::tm_recover_tet(
                     x[0], x[1], x[2], x[3], w, mesh->rest_volumes_m3[t],
                     volume_enabled ? compliances.volume[t] * inv_h2 : 0.0f, volume_enabled,
-                    barrier, false, glm::vec4(0.0f), lambda_volume, d[0], d[1], d[2], d[3]);
+                    barrier, false, glm::vec4(0.0f), 1.0f, lambda_volume, d[0], d[1], d[2], d[3]);
                 for (int entry = 0; entry < 9; ++entry) {
                     EXPECT_EQ(blocks.lambda_shape[entry][slot], start_lambda_shape(slot, entry));
                 }
@@ -509,6 +511,14 @@ TEST(TetBlockKernel, EveryKernelRecoversAsTheScalarRecovery)
                             1e-3f * std::abs(lambda_volume))
                     << kernel.name << " tet " << t;
             }
+            // The blocks count the tets that stepped, which the solver's
+            // further sweeps go on by.
+            size_t counted = 0;
+            for (size_t block = blocks.color_blocks[color]; block < blocks.color_blocks[color + 1];
+                 ++block) {
+                counted += sums[block].recovered;
+            }
+            EXPECT_EQ(counted, recovered - recovered_before) << kernel.name << " colour " << color;
         }
         EXPECT_GE(recovered, 10u) << kernel.name;
         EXPECT_GT(left, 500u) << kernel.name;

@@ -140,7 +140,7 @@ void CpuSolver::lay_out_blocks()
     }
     start_positions_.reserve(with_dummies);
     start_positions_.resize(with_dummies, glm::vec4(0.0f));
-    block_sums_.assign(blocks_.block_count, BlockSums{0.0, 0.0, 0u});
+    block_sums_.assign(blocks_.block_count, BlockSums{0.0, 0.0, 0u, 0u});
     forget_multipliers();
     materials_.clear();  // the new blocks need their inverse masses and compliances
     start_team();                     // how many threads help depends on the blocks
@@ -293,10 +293,8 @@ void CpuSolver::step_frame(const SimParams& raw_params)
             solve_grab(h);
             clock.charge(times.grab_ms);
         }
-        if (params.method == SolverMethod::gauss_seidel) {
-            recover_inverted_tets(params, h);
-            clock.charge(times.solve_ms);
-        }
+        recover_inverted_tets(params, h);
+        clock.charge(times.solve_ms);
         update_velocities(params, h);
         if (params.material_damping_s > 0.0f) {
             damp_strain_rates(params, h);
@@ -391,10 +389,67 @@ TetBlockStep CpuSolver::block_step(const SimParams& params, float h)
 
 void CpuSolver::recover_inverted_tets(const SimParams& params, float h)
 {
+    if (params.method == SolverMethod::jacobi) {
+        recover_inverted_tets_jacobi(params, h);
+        return;
+    }
     TetBlockStep step = block_step(params, h);
     step.recover = true;
-    run_blocks(step);
-    project_static(params);
+    int sweeps = 0;
+    uint32_t recovered = 0;
+    do {
+        run_blocks(step);
+        // The first sweep's projection always: the contacts and the grab
+        // after the iterations may have left a vertex below the ground.
+        project_static(params);
+        ++sweeps;
+        recovered = 0;
+        for (const BlockSums& block : block_sums_) recovered += block.recovered;
+    } while (recovered > 0 && sweeps < tet_math::TM_LAST_SWEEPS_MAX);
+}
+
+void CpuSolver::recover_inverted_tets_jacobi(const SimParams& params, float h)
+{
+    const TetStepConstants k = tet_step_constants(params, h);
+    int sweeps = 0;
+    size_t recovered = 0;
+    do {
+        recovered = 0;
+        for (size_t t = 0; t < mesh_->tet_count(); ++t) {
+            const float valence = max_corner_valence(corners_, mesh_->tets[t]);
+            recovered += recover_tet(t, k, jacobi_weight(k.jacobi_k, valence), &deltas_[t * 4]);
+        }
+        // Projected, as after the first sweep of Gauss-Seidel; a sweep that
+        // turned none has only zeros to sum.
+        if (recovered > 0) {
+            apply_deltas(params);
+        } else {
+            project_static(params);
+        }
+        ++sweeps;
+    } while (recovered > 0 && sweeps < tet_math::TM_LAST_SWEEPS_MAX);
+}
+
+bool CpuSolver::recover_tet(size_t t, const TetStepConstants& k, float omega, glm::vec3* d)
+{
+    const glm::uvec4& tet = mesh_->tets[t];
+    const glm::vec4 w(inverse_masses_[tet.x], inverse_masses_[tet.y], inverse_masses_[tet.z],
+                      inverse_masses_[tet.w]);
+    const bool volume_on = volume_compliance_[t] >= 0.0f;
+    if (!tet_math::tm_recover_tet(positions_[tet.x], positions_[tet.y], positions_[tet.z],
+                                  positions_[tet.w], w, mesh_->rest_volumes_m3[t],
+                                  volume_on ? volume_compliance_[t] * k.inv_h2 : 0.0f, volume_on,
+                                  volume_barrier_engaged_, k.ground,
+                                  glm::vec4(0.0f),  // Jacobi: no warm start, nothing sunk
+                                  omega, lambda_volume_[t], d[0], d[1], d[2], d[3])) {
+        return false;
+    }
+    tet_math::tm_keep_angular_momentum(glm::vec3(start_positions_[tet.x]),
+                                       glm::vec3(start_positions_[tet.y]),
+                                       glm::vec3(start_positions_[tet.z]),
+                                       glm::vec3(start_positions_[tet.w]), w,
+                                       d[0], d[1], d[2], d[3]);
+    return true;
 }
 
 void CpuSolver::warm_start(const SimParams& params, float h)

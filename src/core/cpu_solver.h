@@ -97,10 +97,17 @@ private:
     // mean residual; without, returns 0 (an iteration between the first and
     // the last, whose sums nothing reads).
     double solve_tets_colored(const SimParams& params, float h, bool sums);
-    // After the last Gauss-Seidel iteration: one more sweep in which the
-    // tets left inside out or flat take their volume steps
-    // (tm_recover_tet), then the static projection.
+    // After the last iteration: one more sweep in which the tets left
+    // inside out or flat take their volume steps (tm_recover_tet), then the
+    // static projection; again while the sweep before turned some tet, up
+    // to TM_LAST_SWEEPS_MAX. Colour by colour for Gauss-Seidel; for Jacobi
+    // (recover_inverted_tets_jacobi) as its iterations, every tet's
+    // corrections summed at once.
     void recover_inverted_tets(const SimParams& params, float h);
+    void recover_inverted_tets_jacobi(const SimParams& params, float h);
+    // Tet t's step of a Jacobi last sweep into d[0..3] (zero, and false, for
+    // a tet the right way out).
+    bool recover_tet(size_t t, const TetStepConstants& k, float omega, glm::vec3* d);
     // Before the first Gauss-Seidel iteration: the last substep's multipliers,
     // scaled by the fraction its convergence allows, applied to the
     // predicted positions (docs/algorithm.md 4, "Stiffer materials").

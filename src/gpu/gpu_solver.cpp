@@ -13,6 +13,7 @@
 #include <bit>
 #include <cassert>
 #include <chrono>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -145,6 +146,7 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
     p.color_begin = glGetUniformLocation(colored, "u_color_begin");
     p.color_size = glGetUniformLocation(colored, "u_color_size");
     p.colored_tet_pass = glGetUniformLocation(colored, "u_tet_pass");
+    p.jacobi_tet_pass = glGetUniformLocation(p.solve_tets.program.get(), "u_tet_pass");
     const GLuint one_groups[2] = {p.solve_tets_colored_one_group.program.get(),
                                   p.solve_tets_colored_one_group_wide.program.get()};
     for (int i = 0; i < 2; ++i) {
@@ -412,7 +414,11 @@ void GpuSolver::upload_cold_tet_state()
     upload(tet_multipliers_, std::vector<float>(10 * mesh_->tet_count(), 0.0f));
     // The warm fraction 0, the volume barrier not engaged, and a tet inside
     // out assumed until a substep's steps find none (tet_pass_state.glsl).
-    upload(tet_pass_state_, std::vector<TetPassStateBlock>{{0.0f, 0u, 1u}});
+    upload(tet_pass_state_, std::vector<TetPassStateBlock>{{0.0f, 0u, 1u, 0u, 0u, {}}});
+    // A body set down anew may be inside out anywhere: every last sweep
+    // until a frame from it is read back, none of the frames before.
+    last_sweeps_ = tet_math::TM_LAST_SWEEPS_MAX;
+    last_sweeps_frame_ = frames_stepped_;
     // Packed as tet_step.glsl packs it.
     const glm::vec4 q = tet_math::TM_IDENTITY_ROTATION;
     const glm::uvec2 identity(glm::packSnorm2x16(glm::vec2(q.x, q.y)),
@@ -886,6 +892,7 @@ void GpuSolver::step_frame(const SimParams& raw_params)
         size_jacobi_deltas();
     }
     upload_parameters(params);  // binds the buffers
+    read_back();  // the last sweeps to dispatch
     pass_timer_.end(PassGroup::other);
     const size_t nv = mesh_->vertex_count();
     const size_t nt = mesh_->tet_count();
@@ -916,10 +923,8 @@ void GpuSolver::step_frame(const SimParams& raw_params)
             pass_timer_.end(PassGroup::contact_find);
         }
         iterate(params);
-        if (params.method == SolverMethod::gauss_seidel) {
-            recover_inverted_tets();
-            pass_timer_.end(PassGroup::solve);
-        }
+        recover_inverted_tets(params.method);
+        pass_timer_.end(PassGroup::solve);
         dispatch(programs_.update_velocities, nv);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         if (params.material_damping_s > 0.0f) {
@@ -952,6 +957,18 @@ void GpuSolver::step_frame(const SimParams& raw_params)
     dispatch_phases(programs_.reduce_residual, programs_.reduce_residual_sums,
                     one_or_two_phases(chunks_of(std::max(nv, nt))));
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    // Beside it, the frame's deepest last sweep that turned a tet
+    // (choose_last_sweeps), then cleared for the next frame.
+    glBindBuffer(GL_COPY_READ_BUFFER, tet_pass_state_.get());
+    glBindBuffer(GL_COPY_WRITE_BUFFER, readout.result.get());
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+                        offsetof(TetPassStateBlock, last_sweeps_deepest), sizeof(float),
+                        sizeof(GLuint));
+    const GLuint zero = 0;
+    glClearBufferSubData(GL_COPY_READ_BUFFER, GL_R32UI,
+                         offsetof(TetPassStateBlock, last_sweeps_deepest), sizeof(GLuint),
+                         GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    readout.last_sweeps = last_sweeps_;
     if (readout.fence != nullptr) {
         glDeleteSync(readout.fence);
     }
@@ -992,6 +1009,8 @@ void GpuSolver::iterate(const SimParams& params)
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
             pass_timer_.end(PassGroup::apply);
         } else {
+            glUseProgram(programs_.solve_tets.program.get());
+            glUniform1ui(programs_.jacobi_tet_pass, static_cast<GLuint>(TetPass::step));
             dispatch(programs_.solve_tets, mesh_->tet_count());
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
             pass_timer_.end(PassGroup::solve);
@@ -1029,6 +1048,12 @@ void GpuSolver::drop_residual_readouts()
 
 std::optional<float> GpuSolver::latest_mean_residual()
 {
+    read_back();
+    return mean_residual_;
+}
+
+void GpuSolver::read_back()
+{
     // The newest finished readout; older ones are dropped with it. The
     // flush makes sure the fences reach the GPU, or a driver that buffers
     // commands (NVIDIA's) may never signal them while the CPU only polls.
@@ -1042,30 +1067,74 @@ std::optional<float> GpuSolver::latest_mean_residual()
             newest = &readout;
         }
     }
-    if (newest != nullptr) {
-        float value = 0.0f;
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, newest->result.get());
-        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof value, &value);
-        mean_residual_ = value;
-        for (ResidualReadout& readout : residual_readouts_) {
-            if (readout.fence != nullptr && readout.frame <= newest->frame) {
-                glDeleteSync(readout.fence);
-                readout.fence = nullptr;
-            }
+    if (newest == nullptr) {
+        return;
+    }
+    struct {
+        float residual;
+        GLuint deepest;  // the most last sweeps that turned a tet in a substep
+    } value = {};
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, newest->result.get());
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof value, &value);
+    mean_residual_ = value.residual;
+    if (newest->frame > last_sweeps_frame_) {
+        choose_last_sweeps(static_cast<int>(value.deepest), newest->last_sweeps);
+        last_sweeps_frame_ = newest->frame;
+    }
+    for (ResidualReadout& readout : residual_readouts_) {
+        if (readout.fence != nullptr && readout.frame <= newest->frame) {
+            glDeleteSync(readout.fence);
+            readout.fence = nullptr;
         }
     }
-    return mean_residual_;
 }
 
-void GpuSolver::recover_inverted_tets() const
+void GpuSolver::recover_inverted_tets(SolverMethod method) const
 {
-    if (colors_in_one_group_) {
-        solve_colors_in_one_group(0, 0, false, TetPass::recover);
-    } else {
-        solve_colors(TetPass::recover);
+    // Written by clears, in the GPU's command order: no wait for the CPU.
+    const auto set_words = [&](size_t offset, size_t count, GLuint value) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, tet_pass_state_.get());
+        glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, static_cast<GLintptr>(offset),
+                             static_cast<GLsizeiptr>(count * sizeof(GLuint)), GL_RED_INTEGER,
+                             GL_UNSIGNED_INT, &value);
+    };
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    set_words(offsetof(TetPassStateBlock, last_sweep_turned), static_cast<size_t>(last_sweeps_),
+              0u);
+    for (int sweep = 0; sweep < last_sweeps_; ++sweep) {
+        if (sweep > 0) {
+            glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        }
+        set_words(offsetof(TetPassStateBlock, last_sweep), 1, static_cast<GLuint>(sweep));
+        if (method == SolverMethod::jacobi) {
+            // As a Jacobi iteration: every tet's slots, then each vertex's
+            // sum, projected.
+            glUseProgram(programs_.solve_tets.program.get());
+            glUniform1ui(programs_.jacobi_tet_pass, static_cast<GLuint>(TetPass::recover));
+            dispatch(programs_.solve_tets, mesh_->tet_count());
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            dispatch(programs_.apply_deltas, mesh_->vertex_count());
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            continue;
+        }
+        if (colors_in_one_group_) {
+            solve_colors_in_one_group(0, 0, false, TetPass::recover);
+        } else {
+            solve_colors(TetPass::recover);
+        }
+        dispatch(programs_.project_static, mesh_->vertex_count());
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
-    dispatch(programs_.project_static, mesh_->vertex_count());
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+void GpuSolver::choose_last_sweeps(int needed, int dispatched)
+{
+    // The last one dispatched still turned tets: twice as many. Otherwise
+    // twice those that turned some (at least one): a crushed body's need
+    // goes up and down by a few from frame to frame (3 to 12 at 1 x 1 and
+    // 100 Pa), and a sweep beyond it costs its dispatches alone.
+    last_sweeps_ = std::min(needed >= dispatched ? 2 * dispatched : std::max(1, 2 * needed),
+                            tet_math::TM_LAST_SWEEPS_MAX);
 }
 
 void GpuSolver::warm_start() const

@@ -5,6 +5,7 @@
 
 #include "core/body_contacts.h"
 #include "core/solver.h"
+#include "core/tet_math.h"
 #include "gpu/dispatch_profile.h"
 #include "gpu/gl_objects.h"
 #include "gpu/pass_timer.h"
@@ -162,6 +163,9 @@ private:
         float warm_fraction;
         uint32_t volume_barrier_engaged;
         uint32_t volume_squeezed_seen;
+        uint32_t last_sweep;
+        uint32_t last_sweeps_deepest;
+        std::array<uint32_t, tet_math::TM_LAST_SWEEPS_MAX> last_sweep_turned;
     };
     // Mirrors GrabAnchor in shaders/solve_grab.comp (std430).
     struct GrabAnchorBlock {
@@ -228,6 +232,7 @@ private:
         GLint one_group_project_static[2] = {-1, -1};
         GLint one_group_tet_pass[2] = {-1, -1};
         GLint colored_tet_pass = -1;
+        GLint jacobi_tet_pass = -1;  // solve_tets.comp's
         // The sweep passes' uniforms: [0] wide, [1] narrow.
         GLint sweep_start[2] = {-1, -1};
         GLint sweep_colors[2] = {-1, -1};
@@ -247,7 +252,8 @@ public:
 private:
     void upload_body_at_rest();
     // Every tet's rotation back to the identity (tm_tet_rotation's start)
-    // and its multipliers to zero (a cold start).
+    // and its multipliers to zero (a cold start), every last sweep
+    // dispatched until a frame is read back.
     void upload_cold_tet_state();
     void clear_tet_multipliers();  // zero: the next substep starts cold
     // Per body material: inverse masses and the tets' compliances, when it changed.
@@ -279,7 +285,19 @@ private:
                                    TetPass tet_pass) const;
     // Gauss-Seidel: the last sweep after a substep's iterations
     // (tm_recover_tet), colour by colour, then the static projection.
-    void recover_inverted_tets() const;
+    // The last sweeps of a substep (tm_recover_tet), last_sweeps_ of them,
+    // each but the first stepping only if the one before turned a tet; the
+    // static projection after each. Colour by colour for Gauss-Seidel, as a
+    // Jacobi iteration for Jacobi.
+    void recover_inverted_tets(SolverMethod method) const;
+    // How many last sweeps the next frames dispatch, from a frame read back
+    // that dispatched `dispatched` and needed `needed` (the deepest that
+    // turned a tet). CpuSolver stops once a sweep turned none; here the
+    // count follows what the frames a few back needed.
+    void choose_last_sweeps(int needed, int dispatched);
+    // The newest readout that finished, if a newer one than last time: the
+    // mean residual and the last sweeps to dispatch.
+    void read_back();
     // Gauss-Seidel: the substep's warm start, colour by colour.
     void warm_start() const;
     // After a substep, either method: the material damping of the
@@ -376,13 +394,20 @@ private:
     // real GPU runs a frame or more behind the CPU, and a single readout
     // replaced every frame was never ready when asked (NVIDIA's driver).
     struct ResidualReadout {
-        GlBuffer result;         // 4 bytes, written by reduce_residual.comp
+        // The mean residual (reduce_residual.comp), then the frame's deepest
+        // last sweep that turned a tet.
+        GlBuffer result;
         GLsync fence = nullptr;  // signalled once the result can be read
         uint64_t frame = 0;
+        int last_sweeps = 1;  // the last sweeps a substep of that frame dispatched
     };
     static constexpr size_t kResidualReadouts = 4;
     std::array<ResidualReadout, kResidualReadouts> residual_readouts_;
     uint64_t frames_stepped_ = 0;
+    // The last sweeps a substep dispatches (choose_last_sweeps), and the
+    // newest frame whose readout chose them.
+    int last_sweeps_ = 1;
+    uint64_t last_sweeps_frame_ = 0;
     void drop_residual_readouts();
     std::optional<float> mean_residual_;
     std::optional<Grab> grab_;

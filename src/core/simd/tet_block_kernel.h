@@ -74,6 +74,7 @@ struct BlockSums {
     double residual;    // |C + alpha~ lambda| before the step
     double shape_step;  // |dLambda| of the shape multipliers
     uint32_t squeezed;  // tets the volume step found within the barrier's reach (J < J_b)
+    uint32_t recovered;  // with step.recover: tets that took the last sweep's steps
 };
 
 // Steps blocks [first_block, end_block), which must not share a vertex (one

@@ -1106,8 +1106,9 @@ inline void damp_block(const TetBlockArrays& blocks, const TetBlockStep& step, s
 
 // tm_recover_tet on one block: the lanes inside out or flat (J <= 0 where
 // the sweeps left them) take their volume steps, the others nothing; a
-// block with none (nearly always) only looks.
-inline void recover_block(const TetBlockArrays& blocks, const TetBlockStep& step, size_t slot)
+// block with none (nearly always) only looks. Returns how many stepped.
+inline uint32_t recover_block(const TetBlockArrays& blocks, const TetBlockStep& step,
+                              size_t slot)
 {
     const BlockCorners corners = gather_corners(blocks, step, slot);
     v3 x[4];
@@ -1116,7 +1117,7 @@ inline void recover_block(const TetBlockArrays& blocks, const TetBlockStep& step
     const vmask inside_out = (volume_compliance >= 0.0f) &
                              (dot(x[1] - x[0], cross(x[2] - x[0], x[3] - x[0])) <= 0.0f);
     if (!any_lane(inside_out)) {
-        return;
+        return 0;
     }
     vf sink[4];
     const bool ground = ground_hold_sinks(step, corners, x, sink);
@@ -1130,6 +1131,9 @@ inline void recover_block(const TetBlockArrays& blocks, const TetBlockStep& step
     tb_store(blocks.lambda_volume + slot, lambda_volume);
     keep_angular_momentum(corners.start, corners.w, d);
     scatter_corrections(step, corners, d);
+    uint32_t stepped = 0;  // padding lanes have no volume term: never inside out
+    for (int i = 0; i < kLanes; ++i) stepped += inside_out[i] != 0 ? 1u : 0u;
+    return stepped;
 }
 
 // Steps the kLanes tets of `block` (or, with step.warm_start, applies their
@@ -1148,7 +1152,7 @@ inline void solve_and_sum(const TetBlockArrays& blocks, const TetBlockStep& step
         return;
     }
     if (step.recover) {
-        recover_block(blocks, step, slot);
+        block_sums[block].recovered = recover_block(blocks, step, slot);
         return;
     }
     const LaneSums sums = solve_block(blocks, step, slot);
