@@ -50,7 +50,7 @@ slow_tests=(
   CpuGrab.LiftAndRelease                                             # 23 s
   WarmStart.ABunnyStifferThanTheSweepsKeepUpWithStillSettles         # 20 s in the normal build
   VolumeBarrier.BodiesFarSofterThanTheirWeightFlattenWithEveryTetTheRightWayOut  # 23 s in the normal build
-  VolumeBarrier.TheSoftBunnyKeepsEveryTetTheRightWayOutUnderJacobiToo# 50 s in the normal build
+  VolumeBarrier.TheSoftBunnyKeepsEveryTetTheRightWayOutUnderJacobiToo  # 50 s in the normal build
   VolumeBarrier.ACornerFoldedByAContactsKickUnfolds                  # 23 s
   GroundHold.TheLastSweepsLeaveNoTetInsideOutAtOneSubstep            # 6 s in the normal build
   # Scenes of many bodies, 35-60 s in the normal build on the busy machine:
