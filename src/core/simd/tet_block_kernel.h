@@ -80,7 +80,8 @@ struct BlockSums {
 // Steps blocks [first_block, end_block), which must not share a vertex (one
 // colour, or part of one), and stores each block's sums in
 // block_sums[block]; with step.warm_start, applies their warm start instead,
-// with step.damp their material damping, and stores nothing.
+// with step.damp their material damping, and stores nothing; with
+// step.recover, the last sweep's steps, and stores each block's `recovered`.
 using TetBlockKernel = void (*)(const TetBlockArrays& blocks, const TetBlockStep& step,
                                 size_t first_block, size_t end_block, BlockSums* block_sums);
 
