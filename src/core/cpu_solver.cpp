@@ -444,11 +444,7 @@ bool CpuSolver::recover_tet(size_t t, const TetStepConstants& k, float omega, gl
                                   omega, lambda_volume_[t], d[0], d[1], d[2], d[3])) {
         return false;
     }
-    tet_math::tm_keep_angular_momentum(glm::vec3(start_positions_[tet.x]),
-                                       glm::vec3(start_positions_[tet.y]),
-                                       glm::vec3(start_positions_[tet.z]),
-                                       glm::vec3(start_positions_[tet.w]), w,
-                                       d[0], d[1], d[2], d[3]);
+    keep_angular_momentum(tet, w, d);
     return true;
 }
 
@@ -518,12 +514,18 @@ float CpuSolver::solve_tet(size_t t, const TetStepConstants& k, float omega, glm
                            lambda_volume_[t], rotations_[t], d[0], d[1], d[2], d[3], residual,
                            shape_step, squeezed);
     volume_squeezed_seen_ = volume_squeezed_seen_ || squeezed;
+    keep_angular_momentum(tet, w, d);
+    return residual;
+}
+
+void CpuSolver::keep_angular_momentum(const glm::uvec4& tet, const glm::vec4& w,
+                                      glm::vec3* d) const
+{
     tet_math::tm_keep_angular_momentum(glm::vec3(start_positions_[tet.x]),
                                        glm::vec3(start_positions_[tet.y]),
                                        glm::vec3(start_positions_[tet.z]),
                                        glm::vec3(start_positions_[tet.w]), w,
                                        d[0], d[1], d[2], d[3]);
-    return residual;
 }
 
 void CpuSolver::solve_tets(const SimParams& params, float h)

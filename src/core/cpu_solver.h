@@ -108,6 +108,9 @@ private:
     // Tet t's step of a Jacobi last sweep into d[0..3] (zero, and false, for
     // a tet the right way out).
     bool recover_tet(size_t t, const TetStepConstants& k, float omega, glm::vec3* d);
+    // Makes a Jacobi tet step's corrections d[0..3] free of torque about
+    // where the corners began the substep (tm_keep_angular_momentum).
+    void keep_angular_momentum(const glm::uvec4& tet, const glm::vec4& w, glm::vec3* d) const;
     // Before the first Gauss-Seidel iteration: the last substep's multipliers,
     // scaled by the fraction its convergence allows, applied to the
     // predicted positions (docs/algorithm.md 4, "Stiffer materials").

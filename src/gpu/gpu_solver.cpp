@@ -964,10 +964,7 @@ void GpuSolver::step_frame(const SimParams& raw_params)
     glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
                         offsetof(TetPassStateBlock, last_sweeps_deepest), sizeof(float),
                         sizeof(GLuint));
-    const GLuint zero = 0;
-    glClearBufferSubData(GL_COPY_READ_BUFFER, GL_R32UI,
-                         offsetof(TetPassStateBlock, last_sweeps_deepest), sizeof(GLuint),
-                         GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    set_tet_pass_words(offsetof(TetPassStateBlock, last_sweeps_deepest), 1, 0u);
     readout.last_sweeps = last_sweeps_;
     if (readout.fence != nullptr) {
         glDeleteSync(readout.fence);
@@ -1091,21 +1088,14 @@ void GpuSolver::read_back()
 
 void GpuSolver::recover_inverted_tets(SolverMethod method) const
 {
-    // Written by clears, in the GPU's command order: no wait for the CPU.
-    const auto set_words = [&](size_t offset, size_t count, GLuint value) {
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, tet_pass_state_.get());
-        glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, static_cast<GLintptr>(offset),
-                             static_cast<GLsizeiptr>(count * sizeof(GLuint)), GL_RED_INTEGER,
-                             GL_UNSIGNED_INT, &value);
-    };
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    set_words(offsetof(TetPassStateBlock, last_sweep_turned), static_cast<size_t>(last_sweeps_),
-              0u);
+    set_tet_pass_words(offsetof(TetPassStateBlock, last_sweep_turned),
+                       static_cast<size_t>(last_sweeps_), 0u);
     for (int sweep = 0; sweep < last_sweeps_; ++sweep) {
         if (sweep > 0) {
             glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
         }
-        set_words(offsetof(TetPassStateBlock, last_sweep), 1, static_cast<GLuint>(sweep));
+        set_tet_pass_words(offsetof(TetPassStateBlock, last_sweep), 1, static_cast<GLuint>(sweep));
         if (method == SolverMethod::jacobi) {
             // As a Jacobi iteration: every tet's slots, then each vertex's
             // sum, projected.
@@ -1125,6 +1115,15 @@ void GpuSolver::recover_inverted_tets(SolverMethod method) const
         dispatch(programs_.project_static, mesh_->vertex_count());
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
+}
+
+void GpuSolver::set_tet_pass_words(size_t offset, size_t count, GLuint value) const
+{
+    // A clear, in the GPU's command order: no wait for the CPU.
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, tet_pass_state_.get());
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, static_cast<GLintptr>(offset),
+                         static_cast<GLsizeiptr>(count * sizeof(GLuint)), GL_RED_INTEGER,
+                         GL_UNSIGNED_INT, &value);
 }
 
 void GpuSolver::choose_last_sweeps(int needed, int dispatched)

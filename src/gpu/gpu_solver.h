@@ -290,6 +290,8 @@ private:
     // static projection after each. Colour by colour for Gauss-Seidel, as a
     // Jacobi iteration for Jacobi.
     void recover_inverted_tets(SolverMethod method) const;
+    // Sets `count` words of TetPassState from byte `offset` to `value`.
+    void set_tet_pass_words(size_t offset, size_t count, GLuint value) const;
     // How many last sweeps the next frames dispatch, from a frame read back
     // that dispatched `dispatched` and needed `needed` (the deepest that
     // turned a tet). CpuSolver stops once a sweep turned none; here the
