@@ -930,9 +930,9 @@ const int TM_LAST_SWEEPS_MAX = 32;
 // A tet's last step of a substep, after its iterations (docs/algorithm.md
 // 2, "A last sweep over the tets left inside out"): a tet that they left
 // inside out or flat (J <= 0 at x0..x3) takes the volume steps of
-// tm_solve_tet with omega 1 and nothing else, under either method: the
-// sweeps go colour by colour, each tet's step written before the next
-// colour's (docs/algorithm.md 2, "Under Jacobi too"). The corrections are
+// tm_solve_tet and nothing else (omega: 1 for Gauss-Seidel, the tet's
+// Jacobi weight for Jacobi, whose sweeps sum every tet's corrections at
+// once, as its iterations do); the corrections are
 // returned in d0..d3 (zero where none was taken) and the volume multiplier
 // updated. One iteration a substep leaves tets that the tets after them in
 // the sweep turned through, with no later sweep to turn them back (the
@@ -944,8 +944,9 @@ const int TM_LAST_SWEEPS_MAX = 32;
 // as the barrier asks. Returns whether the tet stepped.
 TM_FN bool tm_recover_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, float rest_volume,
                           float alpha_volume_tilde, bool volume_enabled, bool volume_barrier,
-                          bool ground, vec4 sink, TM_INOUT(float) lambda_volume,
-                          TM_OUT(vec3) d0, TM_OUT(vec3) d1, TM_OUT(vec3) d2, TM_OUT(vec3) d3)
+                          bool ground, vec4 sink, float omega,
+                          TM_INOUT(float) lambda_volume, TM_OUT(vec3) d0, TM_OUT(vec3) d1,
+                          TM_OUT(vec3) d2, TM_OUT(vec3) d3)
 {
     d0 = vec3(0.0f);
     d1 = vec3(0.0f);
@@ -955,7 +956,7 @@ TM_FN bool tm_recover_tet(vec3 x0, vec3 x1, vec3 x2, vec3 x3, vec4 w, float rest
         return false;
     }
     float J;
-    tm_volume_steps(x0, x1, x2, x3, w, rest_volume, alpha_volume_tilde, volume_barrier, 1.0f,
+    tm_volume_steps(x0, x1, x2, x3, w, rest_volume, alpha_volume_tilde, volume_barrier, omega,
                     ground, sink, lambda_volume, d0, d1, d2, d3, J);
     return true;
 }

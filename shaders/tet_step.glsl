@@ -252,11 +252,32 @@ bool last_sweep_runs(out uint sweep)
     return sweep == 0u || last_sweep_turned[sweep - 1u] != 0u;
 }
 
-// The last sweep's step of tet t (tm_recover_tet): after a substep's
-// iterations, a tet they left inside out or flat takes its volume steps,
-// if the sweep runs at all (last_sweep_runs). Run colour by colour, as the
-// Gauss-Seidel steps, under either method. A tet that steps stores its
-// multiplier and marks the sweep as one that turned a tet.
+// The last sweep's step of tet t (tm_recover_tet) with weight omega and the
+// corners sunk that far by the warm start: false, and no step, for a tet
+// the right way out. Its multiplier is stored, and the sweep marked as one
+// that turned a tet.
+bool recover_tet_at(uint t, uvec4 tet, vec4 w, vec4 sink, float omega, uint sweep,
+                    out vec3 d0, out vec3 d1, out vec3 d2, out vec3 d3)
+{
+    TetRest rest = tet_rests[t];
+    bool volume_enabled = rest.b2.w >= 0.0f;
+    float lambda_volume = tet_multipliers[10u * t + 9u];
+    if (!tm_recover_tet(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
+                        positions[tet.w].xyz, w, rest.b0.w,
+                        volume_enabled ? rest.b2.w * u_solver.w : 0.0f, volume_enabled,
+                        volume_barrier_engaged != 0u, u_contact.z != 0.0f, sink, omega,
+                        lambda_volume, d0, d1, d2, d3)) {
+        return false;
+    }
+    tet_multipliers[10u * t + 9u] = lambda_volume;
+    last_sweep_turned[sweep] = 1u;  // every writer writes the same value
+    atomicMax(last_sweeps_deepest, sweep + 1u);
+    return true;
+}
+
+// The last sweep's step of tet t after a substep's Gauss-Seidel iterations:
+// a tet they left inside out or flat takes its volume steps. Run colour by
+// colour, as the steps.
 void recover_tet_in_place(uint t)
 {
     uint sweep;
@@ -264,28 +285,17 @@ void recover_tet_in_place(uint t)
         return;
     }
     uvec4 tet = tets[t];
-    TetRest rest = tet_rests[t];
     vec4 w = tet_inverse_masses(tet);
-    bool volume_enabled = rest.b2.w >= 0.0f;
-    float lambda_volume = tet_multipliers[10u * t + 9u];
     vec3 d0;
     vec3 d1;
     vec3 d2;
     vec3 d3;
-    // Sunk: how far the warm start moved each corner down (zero under
-    // Jacobi, which has none: predict.comp zeroes it).
-    if (!tm_recover_tet(positions[tet.x].xyz, positions[tet.y].xyz, positions[tet.z].xyz,
-                        positions[tet.w].xyz, w, rest.b0.w,
-                        volume_enabled ? rest.b2.w * u_solver.w : 0.0f, volume_enabled,
-                        volume_barrier_engaged != 0u, u_contact.z != 0.0f,
+    if (!recover_tet_at(t, tet, w,
                         vec4(predicted[tet.x].w, predicted[tet.y].w, predicted[tet.z].w,
                              predicted[tet.w].w),
-                        lambda_volume, d0, d1, d2, d3)) {
+                        1.0f, sweep, d0, d1, d2, d3)) {
         return;
     }
-    tet_multipliers[10u * t + 9u] = lambda_volume;
-    last_sweep_turned[sweep] = 1u;  // every writer writes the same value
-    atomicMax(last_sweeps_deepest, sweep + 1u);
     // The corners' other data only for the few tets that stepped: the
     // pass finds nearly every tet the right way out.
     write_corrections(tet, load_corner_data(tet), w, d0, d1, d2, d3);

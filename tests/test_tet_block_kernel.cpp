@@ -480,7 +480,7 @@ TEST(TetBlockKernel, EveryKernelRecoversAsTheScalarRecovery)
                 const bool stepped = tet_math::tm_recover_tet(
                     x[0], x[1], x[2], x[3], w, mesh->rest_volumes_m3[t],
                     volume_enabled ? compliances.volume[t] * inv_h2 : 0.0f, volume_enabled,
-                    barrier, false, glm::vec4(0.0f), lambda_volume, d[0], d[1], d[2], d[3]);
+                    barrier, false, glm::vec4(0.0f), 1.0f, lambda_volume, d[0], d[1], d[2], d[3]);
                 for (int entry = 0; entry < 9; ++entry) {
                     EXPECT_EQ(blocks.lambda_shape[entry][slot], start_lambda_shape(slot, entry));
                 }

@@ -410,43 +410,41 @@ void CpuSolver::recover_inverted_tets(const SimParams& params, float h)
 
 void CpuSolver::recover_inverted_tets_jacobi(const SimParams& params, float h)
 {
-    // The colours one after another, as the GPU runs them: the entries
-    // are listed colour by colour, and no two tets of a colour share a
-    // corner, so each tet sees the steps of the colours before it.
     const TetStepConstants k = tet_step_constants(params, h);
-    const std::vector<uint32_t>& tets_by_color = mesh_->tet_colors.entries;
     int sweeps = 0;
     size_t recovered = 0;
     do {
         recovered = 0;
-        for (const uint32_t t : tets_by_color) {
-            recovered += recover_tet(t, k);
+        for (size_t t = 0; t < mesh_->tet_count(); ++t) {
+            const float valence = max_corner_valence(corners_, mesh_->tets[t]);
+            recovered += recover_tet(t, k, jacobi_weight(k.jacobi_k, valence), &deltas_[t * 4]);
         }
-        project_static(params);
+        // Projected, as after the first sweep of Gauss-Seidel; a sweep that
+        // turned none has only zeros to sum.
+        if (recovered > 0) {
+            apply_deltas(params);
+        } else {
+            project_static(params);
+        }
         ++sweeps;
     } while (recovered > 0 && sweeps < tet_math::TM_LAST_SWEEPS_MAX);
 }
 
-bool CpuSolver::recover_tet(size_t t, const TetStepConstants& k)
+bool CpuSolver::recover_tet(size_t t, const TetStepConstants& k, float omega, glm::vec3* d)
 {
     const glm::uvec4& tet = mesh_->tets[t];
     const glm::vec4 w(inverse_masses_[tet.x], inverse_masses_[tet.y], inverse_masses_[tet.z],
                       inverse_masses_[tet.w]);
     const bool volume_on = volume_compliance_[t] >= 0.0f;
-    glm::vec3 d[4];
     if (!tet_math::tm_recover_tet(positions_[tet.x], positions_[tet.y], positions_[tet.z],
                                   positions_[tet.w], w, mesh_->rest_volumes_m3[t],
                                   volume_on ? volume_compliance_[t] * k.inv_h2 : 0.0f, volume_on,
                                   volume_barrier_engaged_, k.ground,
                                   glm::vec4(0.0f),  // Jacobi: no warm start, nothing sunk
-                                  lambda_volume_[t], d[0], d[1], d[2], d[3])) {
+                                  omega, lambda_volume_[t], d[0], d[1], d[2], d[3])) {
         return false;
     }
     keep_angular_momentum(tet, w, d);
-    for (int a = 0; a < 4; ++a) {
-        corrections_[tet[a]] += d[a];
-        positions_[tet[a]] = predicted_positions_[tet[a]] + corrections_[tet[a]];
-    }
     return true;
 }
 

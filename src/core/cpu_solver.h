@@ -100,15 +100,14 @@ private:
     // After the last iteration: one more sweep in which the tets left
     // inside out or flat take their volume steps (tm_recover_tet), then the
     // static projection; again while the sweep before turned some tet, up
-    // to TM_LAST_SWEEPS_MAX. Colour by colour under either method: for
-    // Gauss-Seidel on the SIMD blocks with their multipliers, for Jacobi
-    // (recover_inverted_tets_jacobi) tet by tet with its own.
+    // to TM_LAST_SWEEPS_MAX. Colour by colour for Gauss-Seidel; for Jacobi
+    // (recover_inverted_tets_jacobi) as its iterations, every tet's
+    // corrections summed at once.
     void recover_inverted_tets(const SimParams& params, float h);
     void recover_inverted_tets_jacobi(const SimParams& params, float h);
-    // Tet t's step of a Jacobi last sweep, written into its corners'
-    // corrections and positions; false, and no step, for a tet the right
-    // way out.
-    bool recover_tet(size_t t, const TetStepConstants& k);
+    // Tet t's step of a Jacobi last sweep into d[0..3] (zero, and false, for
+    // a tet the right way out).
+    bool recover_tet(size_t t, const TetStepConstants& k, float omega, glm::vec3* d);
     // Makes a Jacobi tet step's corrections d[0..3] free of torque about
     // where the corners began the substep (tm_keep_angular_momentum).
     void keep_angular_momentum(const glm::uvec4& tet, const glm::vec4& w, glm::vec3* d) const;

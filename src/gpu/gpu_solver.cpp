@@ -146,6 +146,7 @@ Result<GpuSolver::Programs> GpuSolver::compile(const ShaderLibrary& shaders)
     p.color_begin = glGetUniformLocation(colored, "u_color_begin");
     p.color_size = glGetUniformLocation(colored, "u_color_size");
     p.colored_tet_pass = glGetUniformLocation(colored, "u_tet_pass");
+    p.jacobi_tet_pass = glGetUniformLocation(p.solve_tets.program.get(), "u_tet_pass");
     const GLuint one_groups[2] = {p.solve_tets_colored_one_group.program.get(),
                                   p.solve_tets_colored_one_group_wide.program.get()};
     for (int i = 0; i < 2; ++i) {
@@ -922,7 +923,7 @@ void GpuSolver::step_frame(const SimParams& raw_params)
             pass_timer_.end(PassGroup::contact_find);
         }
         iterate(params);
-        recover_inverted_tets();
+        recover_inverted_tets(params.method);
         pass_timer_.end(PassGroup::solve);
         dispatch(programs_.update_velocities, nv);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -1005,6 +1006,8 @@ void GpuSolver::iterate(const SimParams& params)
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
             pass_timer_.end(PassGroup::apply);
         } else {
+            glUseProgram(programs_.solve_tets.program.get());
+            glUniform1ui(programs_.jacobi_tet_pass, static_cast<GLuint>(TetPass::step));
             dispatch(programs_.solve_tets, mesh_->tet_count());
             glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
             pass_timer_.end(PassGroup::solve);
@@ -1083,7 +1086,7 @@ void GpuSolver::read_back()
     }
 }
 
-void GpuSolver::recover_inverted_tets() const
+void GpuSolver::recover_inverted_tets(SolverMethod method) const
 {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     set_tet_pass_words(offsetof(TetPassStateBlock, last_sweep_turned),
@@ -1093,6 +1096,17 @@ void GpuSolver::recover_inverted_tets() const
             glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
         }
         set_tet_pass_words(offsetof(TetPassStateBlock, last_sweep), 1, static_cast<GLuint>(sweep));
+        if (method == SolverMethod::jacobi) {
+            // As a Jacobi iteration: every tet's slots, then each vertex's
+            // sum, projected.
+            glUseProgram(programs_.solve_tets.program.get());
+            glUniform1ui(programs_.jacobi_tet_pass, static_cast<GLuint>(TetPass::recover));
+            dispatch(programs_.solve_tets, mesh_->tet_count());
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            dispatch(programs_.apply_deltas, mesh_->vertex_count());
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+            continue;
+        }
         if (colors_in_one_group_) {
             solve_colors_in_one_group(0, 0, false, TetPass::recover);
         } else {

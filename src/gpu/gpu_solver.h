@@ -232,6 +232,7 @@ private:
         GLint one_group_project_static[2] = {-1, -1};
         GLint one_group_tet_pass[2] = {-1, -1};
         GLint colored_tet_pass = -1;
+        GLint jacobi_tet_pass = -1;  // solve_tets.comp's
         // The sweep passes' uniforms: [0] wide, [1] narrow.
         GLint sweep_start[2] = {-1, -1};
         GLint sweep_colors[2] = {-1, -1};
@@ -282,10 +283,13 @@ private:
     // With another tet_pass than a step, that pass walks the colours first.
     void solve_colors_in_one_group(int iterations, uint32_t first_color, bool project_static,
                                    TetPass tet_pass) const;
+    // Gauss-Seidel: the last sweep after a substep's iterations
+    // (tm_recover_tet), colour by colour, then the static projection.
     // The last sweeps of a substep (tm_recover_tet), last_sweeps_ of them,
     // each but the first stepping only if the one before turned a tet; the
-    // static projection after each. Colour by colour under either method.
-    void recover_inverted_tets() const;
+    // static projection after each. Colour by colour for Gauss-Seidel, as a
+    // Jacobi iteration for Jacobi.
+    void recover_inverted_tets(SolverMethod method) const;
     // Sets `count` words of TetPassState from byte `offset` to `value`.
     void set_tet_pass_words(size_t offset, size_t count, GLuint value) const;
     // How many last sweeps the next frames dispatch, from a frame read back
